@@ -626,7 +626,7 @@ export class LootService {
 
   /** Deploys a template into a party (the GM): hidden, with its own container stocked through the ledger. */
   async deploy(actor: LedgerActor, input: LootInstanceCreate): Promise<LootInstance> {
-    const id = await this.#transaction(async (tx, record, emit) => {
+    return this.#transaction(async (tx, record, emit) => {
       const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id);
       if (!party || !access.isMember) throw AppError.notFound('Party not found.');
       if (!access.isGm) throw new AppError('FORBIDDEN', partyMessages.gmOnly);
@@ -717,14 +717,13 @@ export class LootService {
           gmOnly: true,
         }),
       );
-      return loot.id;
+      return this.#instanceJson(tx, actor.id, loot.id);
     });
-    return this.getInstance(actor.id, id);
   }
 
   /** Edits, reveals (is_revealed true) or hides (is_revealed false) a loot: the GM only. */
   async updateInstance(actor: LedgerActor, id: string, changes: LootInstanceUpdate): Promise<LootInstance> {
-    await this.#transaction(async (tx, _record, emit) => {
+    return this.#transaction(async (tx, _record, emit) => {
       const { loot, party, access } = await this.#lockLoot(tx, actor.id, id);
       policy.assertGm(access, loot);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
@@ -793,8 +792,9 @@ export class LootService {
         // The party is told only that it went (the id it already knew), so its screens drop it.
         emit(this.#lootEvent(loot, 'loot_hidden', actor, lootMessages.hidden, { gmOnly: false }));
       }
+      // Answered as committed, read before the locks go: the loot may be taken or deleted right after.
+      return this.#instanceJson(tx, actor.id, id);
     });
-    return this.getInstance(actor.id, id);
   }
 
   async reveal(actor: LedgerActor, id: string): Promise<LootInstance> {

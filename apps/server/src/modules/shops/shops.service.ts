@@ -867,7 +867,7 @@ export class ShopsService {
 
   /** Deploys a template into a party: a new shop with its own container, stocked through the ledger. */
   async deploy(actor: LedgerActor, input: ShopInstanceCreate): Promise<ShopInstance> {
-    const id = await this.#transaction(async (tx, record, emit) => {
+    return this.#transaction(async (tx, record, emit) => {
       const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id);
       if (!party || !access.canRead) throw AppError.notFound('Party not found.');
       policy.assertCanManage(access);
@@ -979,9 +979,8 @@ export class ShopsService {
       }
       if (next) await this.#scheduleRestock(tx, shop.id, next);
       emit(this.#shopEvent(shop, 'shop_deployed', actor, `${actor.username} deployed ${shop.name}`));
-      return shop.id;
+      return this.#instanceJson(tx, actor.id, shop.id);
     });
-    return this.getInstance(actor.id, id);
   }
 
   async #scheduleRestock(tx: Executor, shopId: string, at: Date) {
@@ -1005,7 +1004,7 @@ export class ShopsService {
   }
 
   async updateInstance(actor: LedgerActor, id: string, changes: ShopInstanceUpdate): Promise<ShopInstance> {
-    await this.#transaction(async (tx, _record, emit) => {
+    return this.#transaction(async (tx, _record, emit) => {
       const { shop, party, access } = await this.#lockShop(tx, actor.id, id);
       policy.assertCanManage(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
@@ -1038,8 +1037,9 @@ export class ShopsService {
       } else {
         emit(this.#shopEvent(shop, 'shop_updated', actor, `${actor.username} updated ${name}`));
       }
+      // Answered as committed, read before the locks go: the shop may be deleted right after.
+      return this.#instanceJson(tx, actor.id, id);
     });
-    return this.getInstance(actor.id, id);
   }
 
   /** The stock goes with the shop, one `delete` ledger row per stack. */
@@ -1699,7 +1699,8 @@ export class ShopsService {
           unit: buy,
           lineUnit: unit,
         });
-        return { requestId };
+        // Answered as committed: read after the commit, the request may be withdrawn already.
+        return { request: await this.#requestJson(tx, actor.id, requestId) };
       }
       const trade = await this.#completePurchase(tx, record, emit, {
         actor,
@@ -1718,8 +1719,8 @@ export class ShopsService {
       });
       return { trade };
     });
-    if (result.requestId !== undefined) {
-      const request = await this.#requestJson(this.db, actor.id, result.requestId);
+    if (result.request !== undefined) {
+      const { request } = result;
       return {
         kind: 'purchase',
         message: shopMessages.requestCreated,
@@ -1917,7 +1918,7 @@ export class ShopsService {
   }
 
   async approveRequest(actor: LedgerActor, requestId: string): Promise<ShopRequestResult> {
-    const { trade, quantity } = await this.#transaction(async (tx, record, emit) => {
+    const { trade, quantity, answer } = await this.#transaction(async (tx, record, emit) => {
       const { request, shop, party, access, container } = await this.#lockRequest(tx, actor.id, requestId);
       policy.assertCanManage(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
@@ -1990,10 +1991,14 @@ export class ShopsService {
           { shop_request_id: request.id, character_id: request.characterId, status: 'approved' },
         ),
       );
-      return { trade: result, quantity: request.quantity };
+      return {
+        trade: result,
+        quantity: request.quantity,
+        answer: await this.#requestJson(tx, actor.id, requestId),
+      };
     });
     return {
-      request: await this.#requestJson(this.db, actor.id, requestId),
+      request: answer,
       trade: await this.#tradeResult(trade, quantity, shopMessages.requestApproved),
     };
   }
@@ -2005,7 +2010,7 @@ export class ShopsService {
     outcome: 'declined' | 'cancelled',
     reason = '',
   ): Promise<ShopRequestResult> {
-    await this.#transaction(async (tx, record, emit) => {
+    const request = await this.#transaction(async (tx, record, emit) => {
       const locked = await this.#lockRequest(tx, actor.id, requestId);
       if (outcome === 'declined') policy.assertCanManage(locked.access);
       else if (locked.request.requesterId !== actor.id)
@@ -2013,8 +2018,9 @@ export class ShopsService {
       if (locked.party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
       this.#assertPending(locked.request);
       await this.#release(tx, record, emit, actor, locked, outcome, reason);
+      return this.#requestJson(tx, actor.id, requestId);
     });
-    return { request: await this.#requestJson(this.db, actor.id, requestId), trade: null };
+    return { request, trade: null };
   }
 
   /** The goods of a pending request back from its hold to the shelf, through the ledger; the request decided. */
@@ -2483,7 +2489,7 @@ export class ShopsService {
   }
 
   async stockItem(actor: LedgerActor, id: string, input: Stock): Promise<ShopInstance> {
-    await this.#transaction(async (tx, record, emit) => {
+    return this.#transaction(async (tx, record, emit) => {
       const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
       policy.assertCanManage(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
@@ -2551,8 +2557,9 @@ export class ShopsService {
           character_id: source.character?.id ?? null,
         }),
       );
+      // Answered as committed, read before the locks go: the shop may be deleted right after.
+      return this.#instanceJson(tx, actor.id, id);
     });
-    return this.getInstance(actor.id, id);
   }
 
   /**
@@ -2567,7 +2574,7 @@ export class ShopsService {
     itemTemplateId: string,
     priceCp: number | null,
   ): Promise<ShopInstance> {
-    await this.#transaction(async (tx, _record, emit) => {
+    return this.#transaction(async (tx, _record, emit) => {
       const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
       policy.assertCanManage(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
@@ -2589,8 +2596,9 @@ export class ShopsService {
           ? `${actor.username} cleared ${shop.name}’s own price for ${name}`
           : `${actor.username} priced ${name} at ${formatCopper(priceCp)} in ${shop.name}`;
       emit(this.#shopEvent(shop, 'shop_updated', actor, summary));
+      // Answered as committed, read before the locks go: the shop may be deleted right after.
+      return this.#instanceJson(tx, actor.id, id);
     });
-    return this.getInstance(actor.id, id);
   }
 
   /**
@@ -2601,7 +2609,7 @@ export class ShopsService {
    * the shop's for that item, and applies again to stock put back or restocked later.
    */
   async unstockItem(actor: LedgerActor, id: string, input: Unstock): Promise<ShopInstance> {
-    await this.#transaction(async (tx, record, emit) => {
+    return this.#transaction(async (tx, record, emit) => {
       const { shop, party, access, container } = await this.#lockShop(tx, actor.id, id);
       policy.assertCanManage(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
@@ -2693,8 +2701,9 @@ export class ShopsService {
           character_id: target.character?.id ?? null,
         }),
       );
+      // Answered as committed, read before the locks go: the shop may be deleted right after.
+      return this.#instanceJson(tx, actor.id, id);
     });
-    return this.getInstance(actor.id, id);
   }
 
   async buyPrice(userId: string, id: string, itemId: string, quantity: number): Promise<PriceQuote> {
