@@ -133,6 +133,20 @@ describe('InventoryWorkspace at the month’s inventory-action limit', { timeout
     expect(changes).toEqual([]);
   });
 
+  it('puts focus on the way to the upgrade when every destination is closed, so the keyboard can reach it', async () => {
+    server({ personal: true, party: true });
+    renderWorkspace();
+    const user = userEvent.setup();
+    const moveButton = await screen.findByRole('button', { name: 'Move Dagger to...' });
+    moveButton.focus();
+    await user.keyboard('{Enter}');
+    const upgrade = await screen.findByRole('menuitem', { name: 'See upgrade options' });
+    for (const name of [/^Belt Pouch/, /^Party Stash/]) {
+      await waitFor(() => expect(screen.getByRole('menuitem', { name })).toBeDisabled());
+    }
+    await waitFor(() => expect(upgrade).toHaveFocus());
+  });
+
   it('shows what a change of the stack would spend disabled, says why, and sends nothing when pressed', async () => {
     const { changes } = server({ personal: true });
     renderWorkspace();

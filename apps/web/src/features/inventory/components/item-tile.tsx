@@ -522,7 +522,10 @@ function MoveToMenu({
         {upgradePath ? (
           <>
             <Menu.Divider />
-            <Menu.Item component={Link} to={upgradePath}>
+            {/* With every destination closed the menu would take no focus at all (Mantine focuses the
+                data-autofocus item, and disabled items are skipped): the keyboard and a screen reader would
+                be left on the page, the way to the upgrade out of their reach. */}
+            <Menu.Item component={Link} to={upgradePath} data-autofocus={firstOpen ? undefined : true}>
               {upgradeLinkLabel}
             </Menu.Item>
           </>
