@@ -10,12 +10,13 @@ import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } f
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCoins } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { NumberField } from '../../../components/number-field';
 import { UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError } from '../../../lib/http-client';
+import { keepFocusInRow } from '../../../lib/keep-focus-in-row';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { generalMessages, toast } from '../../../lib/toast';
 import { useTemplatePicker } from '../../items/api/template-picker';
@@ -238,11 +239,23 @@ export function AddLootCoinsForm({
 export function LootItemRow({ templateId, item }: { templateId: string; item: LootItem }) {
   const refresh = useRefreshTemplates();
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  // The row is kept (keyed by its line) through a save, so that the focus stays in it; the quantity the
+  // loot holds now, changed here or elsewhere, is what its field shows.
+  const [shownQuantity, setShownQuantity] = useState(item.quantity);
+  if (shownQuantity !== item.quantity) {
+    setShownQuantity(item.quantity);
+    setQuantity(item.quantity);
+  }
+  const rowRef = useRef<HTMLDivElement>(null);
+  const quantityRef = useRef<HTMLInputElement>(null);
   const amount = wholeQuantity(quantity);
   const name = lootItemName(item);
   const save = useMutation({
     mutationFn: (next: number) => updateLootItem(templateId, item.id, next),
-    onSuccess: () => toast.success(lootMessages.updated),
+    onSuccess: () => {
+      toast.success(lootMessages.updated);
+      keepFocusInRow(rowRef.current, quantityRef.current);
+    },
     onSettled: refresh,
   });
   const remove = useMutation({
@@ -253,7 +266,7 @@ export function LootItemRow({ templateId, item }: { templateId: string; item: Lo
   });
   const changed = amount !== null && amount !== item.quantity;
   return (
-    <Paper withBorder p="sm" data-testid="loot-item-row">
+    <Paper withBorder p="sm" data-testid="loot-item-row" ref={rowRef}>
       <form
         noValidate
         onSubmit={(event) => {
@@ -278,6 +291,7 @@ export function LootItemRow({ templateId, item }: { templateId: string; item: Lo
           <UnavailableLineNote available={item.available} />
           <Group gap="xs" align="flex-end" wrap="wrap">
             <NumberField
+              ref={quantityRef}
               label="Quantity"
               aria-label={`Quantity of ${name}`}
               {...quantityFieldProps}

@@ -99,6 +99,31 @@ describe('LootTemplateInventoryPage', { timeout: 20_000 }, () => {
     expect(writes(fetchMock)).toHaveLength(0);
   });
 
+  it('keeps the focus on a line after its quantity is saved', async () => {
+    let items = [buildLootItem({ id: 'line-1', quantity: 2 })];
+    mockFetch(({ url, init }) => {
+      if (url.includes('/loot_items/') && init.method === 'PATCH') {
+        items = [buildLootItem({ id: 'line-1', quantity: JSON.parse(String(init.body)).loot_item.quantity })];
+        return success(items[0]);
+      }
+      if (url.includes('/loot_templates/')) return success(buildLootTemplate({ loot_items: items }));
+      return failure(404, 'NOT_FOUND', 'Not found');
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const quantity = await screen.findByRole('textbox', { name: 'Quantity of Longsword' });
+    await user.clear(quantity);
+    await user.type(quantity, '5');
+    await user.click(screen.getByRole('button', { name: 'Save quantity of Longsword' }));
+    await vi.waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Save quantity of Longsword' })).toBeDisabled(),
+    );
+    // The same field, not one drawn anew for the saved quantity, and the focus on it rather than the page.
+    expect(screen.getByRole('textbox', { name: 'Quantity of Longsword' })).toBe(quantity);
+    expect(quantity).toHaveValue('5');
+    expect(quantity).toHaveFocus();
+  });
+
   it('adds coins of the chosen kind', async () => {
     const fetchMock = serve([]);
     const user = userEvent.setup();

@@ -123,7 +123,7 @@ export function LootTemplateInventoryPage() {
           ) : (
             <Stack gap="sm" data-testid="loot-item-rows">
               {items.map((item) => (
-                <LootItemRow key={`${item.id}:${item.quantity}`} templateId={template.id} item={item} />
+                <LootItemRow key={item.id} templateId={template.id} item={item} />
               ))}
             </Stack>
           )}

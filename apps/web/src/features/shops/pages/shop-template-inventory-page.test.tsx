@@ -161,4 +161,50 @@ describe('ShopTemplateInventoryPage', () => {
     expect(hidden).not.toHaveTextContent('Unpriced');
     expect(hidden).not.toHaveTextContent('Sells for');
   });
+  it('keeps the focus in the editor after an item is added and after a ware is saved', async () => {
+    // A shop that holds what was last saved, as the server would.
+    let served = template;
+    mockFetch(({ url, init }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (
+        init.method === 'PATCH' &&
+        pathname === `/api/v1/shop_templates/${template.id}/shop_items/${arrow.id}`
+      ) {
+        const saved = { ...arrow, ...JSON.parse(String(init.body)).shop_item };
+        served = { ...served, shop_items: [saved, backpack, wand] };
+        return success(saved);
+      }
+      if (pathname === `/api/v1/shop_templates/${template.id}`) return success(served);
+      if (pathname === '/api/v1/search/items') return success([dagger, stew]);
+      if (pathname === '/api/v1/item_templates') return success([stew]);
+      if (init.method === 'POST' && pathname === `/api/v1/shop_templates/${template.id}/add_item`)
+        return success(buildShopItem('Grim Stew'), 201);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+    await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    const user = userEvent.setup();
+    const item = screen.getByRole('combobox', { name: /^Item/ });
+    await user.click(item);
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Grim Stew' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Shop' }));
+    // The form is blank again, its button closed until an item is chosen: the focus goes back to the item.
+    await vi.waitFor(() => expect(item).toHaveValue(''));
+    await vi.waitFor(() => expect(item).toHaveFocus());
+
+    const quantity = within(rowOf('Arrow')).getByRole('textbox', { name: 'Quantity of Arrow' });
+    await user.clear(quantity);
+    await user.type(quantity, '150');
+    await user.click(within(rowOf('Arrow')).getByRole('button', { name: 'Save Arrow' }));
+    // Saved, the row stays where it was (not drawn anew) and the focus on its quantity, not on the page.
+    await vi.waitFor(() =>
+      expect(within(rowOf('Arrow')).getByRole('button', { name: 'Save Arrow' })).toBeDisabled(),
+    );
+    expect(within(rowOf('Arrow')).getByRole('textbox', { name: 'Quantity of Arrow' })).toBe(quantity);
+    expect(quantity).toHaveValue('150');
+    expect(quantity).toHaveFocus();
+  });
 });

@@ -22,7 +22,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { noItemsFound } from '../../../components/empty-state';
@@ -30,6 +30,7 @@ import { NumberField } from '../../../components/number-field';
 import { templateLineName, UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError, isRecordNotFound } from '../../../lib/http-client';
+import { keepFocusInRow } from '../../../lib/keep-focus-in-row';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
 import { usePhone } from '../../../lib/use-phone';
@@ -58,6 +59,21 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
   const [price, setPrice] = useState<number | string>(cpToGp(item.price_cp));
   const [restock, setRestock] = useState<number | string>(item.restock_quantity ?? '');
+  // The row is kept (keyed by its line) through a save, so that the focus stays in it; what the shop holds
+  // now, changed here or elsewhere, is what its fields show.
+  const [shown, setShown] = useState(item);
+  if (
+    shown.quantity !== item.quantity ||
+    shown.price_cp !== item.price_cp ||
+    shown.restock_quantity !== item.restock_quantity
+  ) {
+    setShown(item);
+    setQuantity(item.quantity);
+    setPrice(cpToGp(item.price_cp));
+    setRestock(item.restock_quantity ?? '');
+  }
+  const rowRef = useRef<HTMLDivElement>(null);
+  const quantityRef = useRef<HTMLInputElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: shopKeys.template(templateId) });
   // Save has something to send only once a field differs from what the shop holds.
   const changed =
@@ -71,7 +87,10 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
         price_cp: gpToCp(price),
         restock_quantity: restock === '' ? null : Number(restock),
       }),
-    onSuccess: () => toast.success(shopMessages.stockUpdated),
+    onSuccess: () => {
+      toast.success(shopMessages.stockUpdated);
+      keepFocusInRow(rowRef.current, quantityRef.current);
+    },
     onSettled: refresh,
   });
   const name = templateLineName(item.item_template);
@@ -81,7 +100,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
     onSettled: refresh,
   });
   return (
-    <Paper withBorder p="sm" data-testid="shop-item-row">
+    <Paper withBorder p="sm" data-testid="shop-item-row" ref={rowRef}>
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
           <Text fw={600}>{name}</Text>
@@ -103,6 +122,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
             a line ran to 6,000 px there. */}
         <SimpleGrid cols={3} spacing="xs">
           <NumberField
+            ref={quantityRef}
             label="Quantity"
             aria-label={`Quantity of ${name}`}
             hideControls={phone}
@@ -176,6 +196,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
   const [quantity, setQuantity] = useState<number | string>(1);
   const [price, setPrice] = useState<number | string>('');
   const [restock, setRestock] = useState<number | string>('');
+  const itemRef = useRef<HTMLInputElement>(null);
   const catalogue = useTemplatePicker(debounced);
   const add = useMutation({
     mutationFn: () => {
@@ -194,6 +215,9 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
       setQuantity(1);
       setPrice('');
       setRestock('');
+      // "Add to Shop" is closed again until an item is chosen, and a closed button loses the focus: it goes
+      // to the item, where the next one is chosen.
+      itemRef.current?.focus();
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: shopKeys.template(templateId) }),
   });
@@ -211,6 +235,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
             Add an item
           </Title>
           <Select
+            ref={itemRef}
             label="Item"
             placeholder="Search your items and the catalogue"
             searchable
@@ -322,11 +347,7 @@ export function ShopTemplateInventoryPage() {
       ) : template.is_owner ? (
         <Stack gap="sm" data-testid="shop-items">
           {items.map((item) => (
-            <ShopItemRow
-              key={`${item.id}:${item.quantity}:${item.price_cp}`}
-              templateId={template.id}
-              item={item}
-            />
+            <ShopItemRow key={item.id} templateId={template.id} item={item} />
           ))}
         </Stack>
       ) : (
