@@ -86,6 +86,8 @@ export function AddLootItemForm({
   const [itemTemplateId, setItemTemplateId] = useState<string | null>(null);
   const [quantity, setQuantity] = useState<number | string>(1);
   const [touched, setTouched] = useState(false);
+  const itemRef = useRef<HTMLInputElement>(null);
+  const quantityRef = useRef<HTMLInputElement>(null);
   // Coins have their own form below: the catalogue's coin templates would only duplicate it.
   const catalogue = useTemplatePicker(debounced, (t) => !t.is_currency);
   const templates = catalogue.templates;
@@ -105,7 +107,10 @@ export function AddLootItemForm({
         onSubmit={(event) => {
           event.preventDefault();
           setTouched(true);
-          if (!itemTemplateId || amount === null) return;
+          // The error is told by its field (aria-describedby), so the focus goes to that field: left on
+          // the button, a screen reader would say nothing of it.
+          if (!itemTemplateId) return itemRef.current?.focus();
+          if (amount === null) return quantityRef.current?.focus();
           add.mutate({
             input: { item_template_id: itemTemplateId, quantity: amount },
             label: chosen?.name ?? 'Item',
@@ -117,6 +122,7 @@ export function AddLootItemForm({
             Add an item
           </Title>
           <Select
+            ref={itemRef}
             label="Item"
             placeholder="Search your items and the catalogue"
             searchable
@@ -133,6 +139,7 @@ export function AddLootItemForm({
             required
           />
           <NumberField
+            ref={quantityRef}
             label="Quantity"
             {...quantityFieldProps}
             max={MAX_STACK_QUANTITY}
@@ -168,6 +175,7 @@ export function AddLootCoinsForm({
   const [currency, setCurrency] = useState<Currency>('gp');
   const [quantity, setQuantity] = useState<number | string>('');
   const [touched, setTouched] = useState(false);
+  const amountRef = useRef<HTMLInputElement>(null);
   const add = useAddLootItem(templateId, () => {
     setQuantity('');
     setTouched(false);
@@ -180,7 +188,7 @@ export function AddLootCoinsForm({
         onSubmit={(event) => {
           event.preventDefault();
           setTouched(true);
-          if (amount === null) return;
+          if (amount === null) return amountRef.current?.focus();
           add.mutate({
             input: { currency, quantity: amount },
             label: `${amount.toLocaleString('en-US')} ${currency}`,
@@ -202,6 +210,7 @@ export function AddLootCoinsForm({
               disabled={disabled}
             />
             <NumberField
+              ref={amountRef}
               label="Amount"
               placeholder="e.g., 250"
               {...quantityFieldProps}

@@ -99,6 +99,18 @@ describe('LootTemplateInventoryPage', { timeout: 20_000 }, () => {
     expect(writes(fetchMock)).toHaveLength(0);
   });
 
+  it('takes the focus to the item field when Add Item is pressed with none chosen, its error told', async () => {
+    serve([]);
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const form = await screen.findByRole('region', { name: 'Add an item' });
+    await user.click(within(form).getByRole('button', { name: 'Add Item' }));
+    const item = within(form).getByRole('combobox', { name: /^Item/ });
+    await vi.waitFor(() => expect(item).toHaveFocus());
+    expect(item).toHaveAttribute('aria-invalid', 'true');
+    expect(item).toHaveAccessibleDescription(/Choose an item/);
+  });
+
   it('keeps the focus on a line after its quantity is saved', async () => {
     let items = [buildLootItem({ id: 'line-1', quantity: 2 })];
     mockFetch(({ url, init }) => {
