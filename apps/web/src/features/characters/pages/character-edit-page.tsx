@@ -34,7 +34,7 @@ export function CharacterEditPage() {
           onRetry={() => void query.refetch()}
         />
       ) : !query.data.is_owner ? (
-        <Alert color="yellow" variant="light" title="Only its player can edit this character">
+        <Alert role="note" color="yellow" variant="light" title="Only its player can edit this character">
           <Anchor component={Link} to={`/characters/${id}`}>
             Back to the character
           </Anchor>

@@ -187,7 +187,7 @@ export function AddToContainerDialog({
               onRetry={retry}
             />
           ) : !loading && containers.length === 0 ? (
-            <Alert variant="light" color="blue">
+            <Alert role="note" variant="light" color="blue">
               <Text size="sm">
                 You need a character to carry items. <Link to="/characters/new">Create a character</Link>.
               </Text>

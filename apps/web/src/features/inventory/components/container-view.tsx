@@ -64,7 +64,7 @@ export function ContainerView(props: ContainerViewProps) {
         />
       ) : null}
       {containerId === null ? (
-        <Alert variant="light" color="gray">
+        <Alert role="note" variant="light" color="gray">
           Choose a container to see what it holds.
         </Alert>
       ) : container.isPending ? (
@@ -79,7 +79,7 @@ export function ContainerView(props: ContainerViewProps) {
         <>
           <CapacityBar capacity={container.data.capacity} />
           {container.data.can_act ? null : (
-            <Alert variant="light" color="blue">
+            <Alert role="note" variant="light" color="blue">
               You can look but not change this container.
             </Alert>
           )}

@@ -46,7 +46,7 @@ export function LootItemBody({
       <ItemFacts item={item} about={about} />
       <Divider />
       {loot.blocked ? (
-        <Alert variant="light" color="blue" data-testid="loot-take-blocked">
+        <Alert role="note" variant="light" color="blue" data-testid="loot-take-blocked">
           {loot.blocked}
         </Alert>
       ) : (

@@ -70,7 +70,7 @@ function isPlanError(error: unknown): boolean {
 function DistributionPreview({ result }: { result: LootDistribution }) {
   return (
     <Stack gap="sm" data-testid="distribution-preview" aria-live="polite">
-      <Alert variant="light" color="blue">
+      <Alert role="note" variant="light" color="blue">
         {lootMessages.previewed}
       </Alert>
       {result.conversion ? (
@@ -285,7 +285,7 @@ export function DistributeLootDialog({
             onRetry={() => void characters.refetch()}
           />
         ) : party.length === 0 ? (
-          <Alert variant="light" color="blue">
+          <Alert role="note" variant="light" color="blue">
             This party has no characters to share the loot with yet.
           </Alert>
         ) : (

@@ -162,7 +162,12 @@ function LootStacks(props: LootSourceViewProps & { loot: LootInstance }) {
         </Anchor>
       </Group>
       {blocked ? (
-        <Alert variant="light" color={loot.is_revealed ? 'blue' : 'gray'} data-testid="loot-take-blocked">
+        <Alert
+          role="note"
+          variant="light"
+          color={loot.is_revealed ? 'blue' : 'gray'}
+          data-testid="loot-take-blocked"
+        >
           {blocked}
         </Alert>
       ) : allowanceSpent ? (

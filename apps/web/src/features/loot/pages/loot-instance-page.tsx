@@ -180,7 +180,7 @@ export function LootInstancePage() {
       </Stack>
 
       {archived ? (
-        <Alert variant="light" color="gray" data-testid="loot-party-archived">
+        <Alert role="note" variant="light" color="gray" data-testid="loot-party-archived">
           {party.data?.is_gm ? partyMessages.archivedForGm : partyMessages.archived}
         </Alert>
       ) : null}
@@ -240,7 +240,7 @@ export function LootInstancePage() {
       ) : null}
 
       {loot.is_revealed && !archived && (!loot.can_take || (!taker.isPending && !hasCharacter)) ? (
-        <Alert variant="light" color="blue" data-testid="cannot-take">
+        <Alert role="note" variant="light" color="blue" data-testid="cannot-take">
           {cannotTake}
         </Alert>
       ) : null}

@@ -150,7 +150,7 @@ export function LootTemplateDetailPage() {
         ) : null}
       </Group>
       {template.is_system ? (
-        <Alert variant="light" color="blue" data-testid="read-only-notice">
+        <Alert role="note" variant="light" color="blue" data-testid="read-only-notice">
           {lootMessages.systemTemplate}
         </Alert>
       ) : null}

@@ -59,7 +59,7 @@ export function LootTemplateEditPage() {
         />
       ) : (
         <Stack gap="sm" align="flex-start">
-          <Alert variant="light" color="blue">
+          <Alert role="note" variant="light" color="blue">
             {template.is_system ? lootMessages.systemTemplate : lootMessages.notOwner}
           </Alert>
           <Anchor component={Link} to={`/loot/templates/${template.id}`}>

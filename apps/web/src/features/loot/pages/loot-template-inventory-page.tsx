@@ -79,6 +79,7 @@ export function LootTemplateInventoryPage() {
         <>
           {full ? (
             <Alert
+              role="note"
               color="yellow"
               variant="light"
               icon={<IconAlertTriangle aria-hidden="true" />}
@@ -93,7 +94,7 @@ export function LootTemplateInventoryPage() {
           </SimpleGrid>
         </>
       ) : (
-        <Alert variant="light" color="blue" data-testid="read-only-notice">
+        <Alert role="note" variant="light" color="blue" data-testid="read-only-notice">
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{template.is_system ? lootMessages.systemTemplate : lootMessages.notOwner}</Text>
             <Button size="xs" onClick={() => duplicate.mutate(template.id)} loading={duplicate.isPending}>

@@ -73,6 +73,7 @@ export function LootTemplatesPage() {
       ) : null}
       {target ? (
         <Alert
+          role="note"
           variant="light"
           color="blue"
           icon={<IconInfoCircle aria-hidden="true" />}

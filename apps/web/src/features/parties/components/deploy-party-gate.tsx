@@ -111,6 +111,7 @@ export function NoDeployablePartyNote({
 }) {
   return (
     <Alert
+      role="note"
       variant="light"
       color="blue"
       icon={<IconInfoCircle aria-hidden="true" />}

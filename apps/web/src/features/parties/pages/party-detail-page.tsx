@@ -212,7 +212,7 @@ function MemberView({ party }: { party: Party }) {
         <WelcomePanel partyId={party.id} partyName={party.name} onDismiss={() => setWelcome(false)} />
       ) : null}
       {party.is_archived ? (
-        <Alert color="gray" variant="light">
+        <Alert role="note" color="gray" variant="light">
           {/* Only its GM can unarchive it: the others are told who can. */}
           {party.is_gm ? partyMessages.archivedForGm : partyMessages.archived}
         </Alert>

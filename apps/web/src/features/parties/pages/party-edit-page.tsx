@@ -52,14 +52,14 @@ export function PartyEditPage() {
           onRetry={() => void query.refetch()}
         />
       ) : !query.data.is_gm ? (
-        <Alert color="yellow" variant="light" title="Only the Game Master can edit this party">
+        <Alert role="note" color="yellow" variant="light" title="Only the Game Master can edit this party">
           <Anchor component={Link} to={`/parties/${id}`}>
             Back to the party
           </Anchor>
         </Alert>
       ) : query.data.is_archived ? (
         // The server refuses every change to an archived party: say so here, not after a whole edit.
-        <Alert color="yellow" variant="light" title="This party is archived">
+        <Alert role="note" color="yellow" variant="light" title="This party is archived">
           <Stack gap={4}>
             <Text size="sm">Unarchive it to make changes.</Text>
             <Anchor component={Link} to={`/parties/${id}`}>

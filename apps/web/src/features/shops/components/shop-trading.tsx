@@ -74,7 +74,7 @@ export function TraderPanel({ trader }: { trader: Trader }) {
   }
   if (!trader.hasCharacter || !trader.container) {
     return (
-      <Alert variant="light" color="blue" data-testid="cannot-trade">
+      <Alert role="note" variant="light" color="blue" data-testid="cannot-trade">
         {shopMessages.cannotTrade}
       </Alert>
     );

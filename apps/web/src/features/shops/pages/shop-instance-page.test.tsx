@@ -140,6 +140,35 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
     },
   );
 
+  it('tells the GM who runs a closed shop so in notes, and alerts only when the shop closes while open', async () => {
+    let served = { ...shop, can_trade: false, can_manage: true, is_active: false };
+    mockShopPage((pathname, method) => {
+      if (method === 'GET' && pathname === '/api/v1/shop_instances/shop-1') return success(served);
+      if (pathname === '/api/v1/parties/party-1')
+        return success(buildParty({ id: 'party-1', user_role: 'gm', is_gm: true }));
+      return null;
+    });
+    const { queryClient } = renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: shop.name })).toBeInTheDocument();
+    // Standing notes, there as the page opens: read in their place, not spoken over everything else.
+    await waitFor(() =>
+      expect(screen.getByTestId('cannot-trade')).toHaveTextContent(
+        'You run this shop. Add a character to the party to trade here yourself.',
+      ),
+    );
+    expect(screen.getByTestId('cannot-trade')).toHaveAttribute('role', 'note');
+    expect(screen.getByTestId('shop-closed')).toHaveAttribute('role', 'note');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    // Opened, then closed while the GM looks at it: that closing is news, and an alert.
+    served = { ...served, is_active: true };
+    await queryClient.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    await waitFor(() => expect(screen.queryByTestId('shop-closed')).not.toBeInTheDocument());
+    served = { ...served, is_active: false };
+    await queryClient.invalidateQueries({ queryKey: shopKeys.instance('shop-1') });
+    expect(await screen.findByRole('alert')).toHaveTextContent('This shop is closed.');
+  });
+
   it('sends me back to the party’s shops when the shop is deleted while I look at it', async () => {
     let deleted = false;
     mockShopPage((pathname, method) =>

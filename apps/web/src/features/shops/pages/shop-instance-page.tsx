@@ -62,6 +62,9 @@ export function ShopInstancePage() {
   const [tab, setTab] = useState<string>('buy');
   // At the month's limit of the party's inventory actions, Buy and Sell say so rather than be refused.
   const allowanceSpent = useTradeAllowanceSpent(shop ?? { can_trade: false, party_id: '' });
+  // Found closed, the shop says so in a note; closed while someone is in it, that is news, and an alert.
+  const [openSeen, setOpenSeen] = useState(false);
+  if (shop?.is_active && !openSeen) setOpenSeen(true);
 
   if (query.isPending) {
     return (
@@ -124,18 +127,18 @@ export function ShopInstancePage() {
         <RealtimeIndicator status={realtime.status} />
       </Stack>
       {!shop.is_active ? (
-        <Alert color="red" variant="light" data-testid="shop-closed">
+        <Alert role={openSeen ? 'alert' : 'note'} color="red" variant="light" data-testid="shop-closed">
           {shopMessages.shopClosed}
         </Alert>
       ) : null}
       {archived ? (
-        <Alert variant="light" color="gray" data-testid="shop-party-archived">
+        <Alert role="note" variant="light" color="gray" data-testid="shop-party-archived">
           {party.data?.is_gm ? partyMessages.archivedForGm : partyMessages.archived}
         </Alert>
       ) : shop.can_trade ? (
         <TraderPanel trader={trader} />
       ) : (
-        <Alert variant="light" color="blue" data-testid="cannot-trade">
+        <Alert role="note" variant="light" color="blue" data-testid="cannot-trade">
           {shop.can_manage
             ? 'You run this shop. Add a character to the party to trade here yourself.'
             : cannotTrade}

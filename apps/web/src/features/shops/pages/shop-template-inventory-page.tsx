@@ -336,7 +336,7 @@ export function ShopTemplateInventoryPage() {
       {template.is_owner ? (
         <AddShopItemForm templateId={template.id} />
       ) : (
-        <Alert variant="light" color="blue">
+        <Alert role="note" variant="light" color="blue">
           {template.is_system ? shopMessages.systemTemplate : shopMessages.notOwner}
         </Alert>
       )}

@@ -76,6 +76,7 @@ export function CancelSubscriptionModal({
         </Text>
         {losesPartyCollaboration ? (
           <Alert
+            role="note"
             color="yellow"
             variant="light"
             icon={<IconLock aria-hidden="true" />}

@@ -57,6 +57,7 @@ export function PlanChangeSummary({ usage, from, to }: { usage: Partial<Usage>; 
   if (over.length === 0 && lost.length === 0) return null;
   return (
     <Alert
+      role="note"
       color="yellow"
       variant="light"
       icon={<IconAlertTriangle aria-hidden="true" />}
@@ -107,6 +108,7 @@ export function EndingPatronages({
   if (patronages.length === 0) return null;
   return (
     <Alert
+      role="note"
       color="yellow"
       variant="light"
       icon={<IconUsersMinus aria-hidden="true" />}

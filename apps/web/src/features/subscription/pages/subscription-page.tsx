@@ -196,6 +196,7 @@ function CurrentPlanCard({
 
         {subscription.status === 'past_due' ? (
           <Alert
+            role="note"
             color="red"
             variant="light"
             title="Payment past due"
@@ -211,6 +212,7 @@ function CurrentPlanCard({
 
         {isPaid && subscription.cancel_at_period_end ? (
           <Alert
+            role="note"
             color="yellow"
             variant="light"
             title={periodEnd ? `Ends on ${periodEnd}` : 'Ends at the close of the current period'}

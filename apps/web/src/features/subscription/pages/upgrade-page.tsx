@@ -330,6 +330,7 @@ function UpgradeOptions({
   return (
     <Stack gap="md">
       <Alert
+        role="note"
         // A limit or feature that refused something warns; choosing a plan of one's own accord is information.
         color={subject.kind !== 'tier' && situation.liftingTiers.length > 0 ? 'yellow' : 'blue'}
         variant="light"
@@ -539,7 +540,7 @@ function SwitchDownCard({
               : `You move from ${currentTier.name} to ${target.name} (${formatPricePerMonth(target)}) as soon as checkout completes.`}
           </Text>
           {losesStash ? (
-            <Alert color="yellow" variant="light" title="Party stashes lock for you">
+            <Alert role="note" color="yellow" variant="light" title="Party stashes lock for you">
               <Text size="sm">{partyStashLossText(target.name, when)}</Text>
             </Alert>
           ) : null}
