@@ -746,6 +746,15 @@ describe('live shop events on PartyInventoryChannel', () => {
     expect(cancelEvent.ids).not.toHaveProperty('recipient_notice');
     await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, { shop_instance: { is_active: false } });
     expect(await next('shop_closed')).toMatchObject({ summary: `${gm.user.username} closed Live Market` });
+    // Opened again: said so, for those looking at its shelf (the web's notice), not "updated".
+    await callApi(ctx, 'PATCH', `/shop_instances/${shop.id}`, gm, { shop_instance: { is_active: true } });
+    const reopened = `${gm.user.username} reopened Live Market`;
+    expect(await gmChannel.next((m) => m.action === 'shop_updated' && m.summary === reopened)).toMatchObject({
+      ids: { shop_instance_id: shop.id },
+    });
+    expect(gmChannel.messages.some((m) => m.summary === `${gm.user.username} updated Live Market`)).toBe(
+      false,
+    );
     await callApi(ctx, 'DELETE', `/shop_instances/${shop.id}`, gm);
     const removed = (m: Record<string, unknown>) =>
       m.action === 'shop_closed' && (m.ids as Record<string, string>).deleted === 'true';

@@ -1034,6 +1034,9 @@ export class ShopsService {
       const name = changes.name ?? shop.name;
       if (changes.is_active === false && shop.isActive) {
         emit(this.#shopEvent(shop, 'shop_closed', actor, `${actor.username} closed ${name}`));
+      } else if (changes.is_active === true && !shop.isActive) {
+        // Told to those looking at its shelf (the web's notice): Buy and Sell come back without a word else.
+        emit(this.#shopEvent(shop, 'shop_updated', actor, `${actor.username} reopened ${name}`));
       } else {
         emit(this.#shopEvent(shop, 'shop_updated', actor, `${actor.username} updated ${name}`));
       }

@@ -493,6 +493,29 @@ describe('noticeFor', () => {
     expect(noticeFor({ ...removed, ids: { shop_instance_id: 'shop-1' } }, me)).toBeNull();
   });
 
+  it('tells me what someone else changed in a shop (a price, its reopening), in the server’s words', () => {
+    const priced = message({
+      action: 'shop_updated',
+      summary: 'Pip priced Dagger at 2 gp 7 sp in Ironbark Smithy',
+      ids: { shop_instance_id: 'shop-1' },
+    });
+    expect(noticeFor(priced, me)).toEqual({
+      message: 'Pip priced Dagger at 2 gp 7 sp in Ironbark Smithy',
+      duration: 3_000,
+    });
+    expect(
+      noticeFor(message({ action: 'shop_updated', summary: 'Pip reopened Ironbark Smithy' }), me),
+    ).toEqual({ message: 'Pip reopened Ironbark Smithy', duration: 3_000 });
+    // Without the server's sentence, spec/02 §8's own words.
+    expect(noticeFor(message({ action: 'shop_updated', summary: undefined }), me)).toEqual({
+      message: 'Pip updated inventory',
+      duration: 3_000,
+    });
+    expect(noticeFor({ ...priced, actor: { id: me, name: 'Me' } }, me)).toBeNull();
+    // A restock the server ran on its own has nobody to name.
+    expect(noticeFor({ ...priced, actor: null }, me)).toBeNull();
+  });
+
   it('makes no notice for membership, party, notes or activity events', () => {
     for (const action of [
       'member_added',

@@ -353,6 +353,16 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
       duration: INVENTORY_NOTICE_MS,
     };
   }
+  // A shop's shelf changed under the people looking at it (a price, its stock, its reopening): told as
+  // loot is, in the server's sentence ("Pip priced Dagger at 3 gp in Ironbark Smithy"), else spec/02 §8's
+  // "{name} updated inventory". Its closing is told on the shop's page, by the alert that takes Buy away.
+  if (message.action === 'shop_updated') {
+    if (!message.actor || message.actor.id === myUserId) return null;
+    return {
+      message: message.summary || inventoryNotice(message.actor.name || 'Someone', message.source),
+      duration: INVENTORY_NOTICE_MS,
+    };
+  }
   // A shop the GM deleted (`shop_closed` with `ids.deleted`): its page turns to Not Found and an open buy
   // dialog goes with it, so the player is told why, as for hidden loot ("Pip removed Troll Shop").
   if (message.action === 'shop_closed' && idOf(message, 'deleted') === 'true') {
