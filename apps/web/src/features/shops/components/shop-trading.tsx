@@ -202,6 +202,8 @@ function useSpentTrade(spent: ActionScope | null, blocked: string | null) {
   };
 }
 
+const listReset = { listStyle: 'none', margin: 0, padding: 0 } as const;
+
 /** What the shop sells: each stack with its price here and a Buy button (the first of two taps). */
 export function ShopStockList({
   shop,
@@ -236,37 +238,41 @@ export function ShopStockList({
   return (
     <Stack gap={6} data-testid="shop-stock" ref={focus.list} tabIndex={-1}>
       {spent.note}
-      {stock.map((line, index) => {
-        const { key, item, inStock } = line;
-        return (
-          <StockRow
-            key={key}
-            item={item}
-            inStock={inStock}
-            canManage={shop.can_manage}
-            tradeButton={focus.tradeButton(key, index)}
-            priceButton={focus.tradeButton(key, index, 'price')}
-            onSetPrice={() => pricing.open(line)}
-            disabled={blocked !== null || item.quantity < 1}
-            refusalId={spent.refusalId}
-            onBuy={() => {
-              if (spent.refusalId || !trader.container || !trader.characterId) return;
-              onBuy({
-                side: 'buy',
-                shopId: shop.id,
-                shopName: shop.name,
-                itemId: item.id,
-                shelf: key,
-                name: item.name,
-                max: inStock,
-                unitCp: item.buy_price_cp,
-                characterId: trader.characterId,
-                containerId: trader.container.id,
-              });
-            }}
-          />
-        );
-      })}
+      {/* A list, a line a ware, as the loot's contents are: a screen reader says how many and steps through. */}
+      <Stack gap={6} component="ul" aria-label={`${shop.name} stock`} style={listReset}>
+        {stock.map((line, index) => {
+          const { key, item, inStock } = line;
+          return (
+            <li key={key}>
+              <StockRow
+                item={item}
+                inStock={inStock}
+                canManage={shop.can_manage}
+                tradeButton={focus.tradeButton(key, index)}
+                priceButton={focus.tradeButton(key, index, 'price')}
+                onSetPrice={() => pricing.open(line)}
+                disabled={blocked !== null || item.quantity < 1}
+                refusalId={spent.refusalId}
+                onBuy={() => {
+                  if (spent.refusalId || !trader.container || !trader.characterId) return;
+                  onBuy({
+                    side: 'buy',
+                    shopId: shop.id,
+                    shopName: shop.name,
+                    itemId: item.id,
+                    shelf: key,
+                    name: item.name,
+                    max: inStock,
+                    unitCp: item.buy_price_cp,
+                    characterId: trader.characterId,
+                    containerId: trader.container.id,
+                  });
+                }}
+              />
+            </li>
+          );
+        })}
+      </Stack>
       {shop.can_manage ? <SetPriceDialog shop={shop} dialog={pricing} /> : null}
     </Stack>
   );
@@ -407,36 +413,39 @@ export function SellList({
   return (
     <Stack gap={6} data-testid="sell-list" ref={focus.list} tabIndex={-1}>
       {spent.note}
-      {lines.map(({ key, item, quantity }, index) => (
-        <SellRow
-          key={key}
-          item={item}
-          quantity={quantity}
-          tradeButton={focus.tradeButton(key, index)}
-          priceCp={sellOfferCp({
-            valueCp: item.value_cp,
-            sellModifier: shop.sell_modifier,
-            unpriced: isUnpricedItem(item),
-            ownPriceCp: shop.own_prices_cp?.[item.item_template_id],
-          })}
-          disabled={blocked !== null}
-          refusalId={spent.refusalId}
-          onSell={(unitCp) => {
-            if (spent.refusalId || !trader.characterId) return;
-            onSell({
-              side: 'sell',
-              shopId: shop.id,
-              shopName: shop.name,
-              itemId: item.id,
-              name: item.name,
-              max: quantity,
-              unitCp,
-              characterId: trader.characterId,
-              containerId: item.container_id,
-            });
-          }}
-        />
-      ))}
+      <Stack gap={6} component="ul" aria-label="Your items to sell" style={listReset}>
+        {lines.map(({ key, item, quantity }, index) => (
+          <li key={key}>
+            <SellRow
+              item={item}
+              quantity={quantity}
+              tradeButton={focus.tradeButton(key, index)}
+              priceCp={sellOfferCp({
+                valueCp: item.value_cp,
+                sellModifier: shop.sell_modifier,
+                unpriced: isUnpricedItem(item),
+                ownPriceCp: shop.own_prices_cp?.[item.item_template_id],
+              })}
+              disabled={blocked !== null}
+              refusalId={spent.refusalId}
+              onSell={(unitCp) => {
+                if (spent.refusalId || !trader.characterId) return;
+                onSell({
+                  side: 'sell',
+                  shopId: shop.id,
+                  shopName: shop.name,
+                  itemId: item.id,
+                  name: item.name,
+                  max: quantity,
+                  unitCp,
+                  characterId: trader.characterId,
+                  containerId: item.container_id,
+                });
+              }}
+            />
+          </li>
+        ))}
+      </Stack>
       {query.hasNextPage ? (
         <Button
           variant="subtle"

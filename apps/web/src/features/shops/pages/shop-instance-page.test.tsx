@@ -405,6 +405,29 @@ describe('ShopInstancePage', { timeout: 20_000 }, () => {
   });
 });
 
+describe('ShopInstancePage: the shelves as lists', { timeout: 20_000 }, () => {
+  it('reads the stock and what I can sell as named lists, a line an item', async () => {
+    mockShopPage((pathname) =>
+      pathname === '/api/v1/containers/c-pack/items' ? itemsPage([dagger, torch]) : null,
+    );
+    const user = userEvent.setup();
+    renderPage();
+    const stock = await screen.findByRole('list', { name: `${shop.name} stock` });
+    const wares = within(stock).getAllByRole('listitem');
+    expect(wares).toHaveLength(1);
+    expect(within(wares[0] as HTMLElement).getByRole('button', { name: 'Buy Arrow' })).toBeInTheDocument();
+
+    await user.click(await screen.findByRole('tab', { name: 'Sell' }));
+    const mine = await screen.findByRole('list', { name: 'Your items to sell' });
+    await waitFor(() => expect(within(mine).getAllByRole('listitem')).toHaveLength(2));
+    expect(
+      within(mine)
+        .getAllByRole('listitem')
+        .map((line) => line.textContent),
+    ).toEqual([expect.stringContaining('Dagger'), expect.stringContaining('Torch')]);
+  });
+});
+
 describe('ShopInstancePage: selling several of an item that does not stack', () => {
   it('lists three daggers, a stack each, as one line of 3 and sells them in one sale', async () => {
     const daggers = ['a', 'b', 'c'].map((id) => ({ ...dagger, id: `item-dagger-${id}` }));
