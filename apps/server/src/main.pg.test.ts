@@ -201,3 +201,68 @@ describe('the server upgrading a PostgreSQL database', () => {
     });
   }, 120_000);
 });
+
+// Reviewer "multiproc" finding 2: every process on one database must sign with the same JWT_SECRET.
+describe('the server joining a PostgreSQL database other processes use', () => {
+  /** Starts the server until it is ready (then stops it) or it exits; answers its exit code and output. */
+  async function startOn(url: string, env: Record<string, string>) {
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-pg-'));
+    const { JWT_SECRET: _, ...inherited } = process.env;
+    const server = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'src/main.ts'], {
+      cwd: serverDir,
+      env: {
+        ...inherited,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: url,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        ...env,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('Haversack is ready')) server.kill('SIGTERM');
+    });
+    server.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => server.once('close', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+    return { code, stdout, stderr };
+  }
+
+  it('refuses, in one line, a JWT_SECRET other than the one the database was first started with', async () => {
+    await withDatabase(async (url) => {
+      const first = await startOn(url, { JWT_SECRET: 'a'.repeat(43) });
+      expect(first.stdout).toContain('Haversack is ready');
+      const again = await startOn(url, { JWT_SECRET: 'a'.repeat(43) });
+      expect(again.stdout).toContain('Haversack is ready');
+
+      const other = await startOn(url, { JWT_SECRET: 'b'.repeat(43) });
+      expect(other.code).toBe(1);
+      expect(other.stdout).not.toContain('Haversack is ready');
+      expect(other.stderr).toMatch(
+        /^haversack: JWT_SECRET is not the one this database's other processes use \(recorded at [^\n]+\): set the same JWT_SECRET on every process[^\n]*\n$/,
+      );
+      expect(other.stderr).not.toContain('b'.repeat(43));
+      // Without JWT_SECRET the process would sign with its own DATA_DIR/jwt-secret: refused too.
+      const unset = await startOn(url, {});
+      expect(unset.code).toBe(1);
+      expect(unset.stderr).toMatch(/^haversack: JWT_SECRET is not the one/);
+    });
+  }, 180_000);
+
+  it('warns when JWT_SECRET is unset on PostgreSQL', async () => {
+    await withDatabase(async (url) => {
+      const started = await startOn(url, {});
+      expect(started.stdout).toContain('Haversack is ready');
+      expect(started.stdout).toMatch(
+        /"level":"?(40|warn)"?[^\n]*JWT_SECRET is not set: this process signs sessions with the secret in its own DATA_DIR/,
+      );
+    });
+  }, 120_000);
+});

@@ -7,6 +7,7 @@ import { type DatabaseHandle, openPostgres } from './db/client.js';
 import { diagnoseDataDir } from './db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { othersDataDirAsRoot } from './db/data-dir-owner.js';
+import { checkJwtSecret, recordJwtSecret } from './db/jwt-secret-fingerprint.js';
 import { MigrationFailedError, NewerDatabaseError } from './db/migration-journal.js';
 import {
   compilePgliteForSmallMemory,
@@ -144,6 +145,37 @@ async function main() {
   const seedLine = seedChanges && describeSeedChanges(seedChanges);
   if (seedLine) log.info({ seedChanges }, seedLine);
 
+  let jwtSecret: string;
+  try {
+    jwtSecret = config.jwtSecret ?? loadOrCreateJwtSecret(dataDir);
+    const check = await checkJwtSecret(database.db, jwtSecret);
+    if (check.status === 'different' && database.kind === 'postgres') {
+      // Refused, not warned: behind a load balancer this process would answer 401 to the sessions the
+      // others made and mail links they refuse, at random for each user, which no one traces back to it.
+      const recordedAt = check.recordedAt.toISOString();
+      return failStart(
+        `JWT_SECRET is not the one this database's other processes use (recorded at ${recordedAt})${config.jwtSecret ? '' : '; it is not set, so this process would sign with its own DATA_DIR/jwt-secret'}: set the same JWT_SECRET on every process; to replace it on purpose, stop every process and run node apps/server/dist/cli/admin.js forget-jwt-secret first (every session ends)`,
+        null,
+      );
+    }
+    if (check.status === 'different') {
+      // PGlite: one process at a time (the DATA_DIR lock), so a new secret is a replacement, not a stranger.
+      await recordJwtSecret(database.db, jwtSecret);
+      log.warn(
+        'JWT_SECRET changed since the last start: every session and every mailed link made before is no longer valid',
+      );
+    }
+  } catch (error) {
+    // A file of DATA_DIR another user owns (the generated jwt-secret): named with how to give it back.
+    const code = (error as NodeJS.ErrnoException).code;
+    const cause = code === 'EACCES' || code === 'EPERM' ? diagnoseDataDir(dataDir) : null;
+    return failStart(`cannot start: ${cause ?? reasonOf(error)}`, error);
+  }
+  if (database.kind === 'postgres' && !config.jwtSecret)
+    log.warn(
+      `JWT_SECRET is not set: this process signs sessions with the secret in its own DATA_DIR (${path.join(dataDir, 'jwt-secret')}); set JWT_SECRET, the same on every process, before starting another one on this database`,
+    );
+
   const mail = new MailQueue(
     createMailer({
       ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
@@ -159,7 +191,7 @@ async function main() {
       config,
       database,
       mail,
-      jwtSecret: config.jwtSecret ?? loadOrCreateJwtSecret(dataDir),
+      jwtSecret,
       logger: log,
       rateLimits: scaleRateLimits(defaultAuthRateLimits, config.rateLimitScale),
     });

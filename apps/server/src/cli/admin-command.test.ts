@@ -17,6 +17,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
 import { processStartTime } from '../db/data-dir-lock.js';
+import { checkJwtSecret } from '../db/jwt-secret-fingerprint.js';
 import { latestMigrationMillis } from '../db/migration-journal.js';
 import { users } from '../db/schema/accounts.js';
 import { auditLogs } from '../db/schema/admin.js';
@@ -182,6 +183,31 @@ describe('npm run admin', () => {
       ]);
     } finally {
       await check.close();
+    }
+  });
+
+  // Reviewer "multiproc" finding 2: a server refuses a JWT_SECRET other than the recorded one; replacing
+  // it on purpose goes through this command.
+  it('forgets the recorded JWT_SECRET fingerprint, so the next server records its own', async () => {
+    const db = await target.open();
+    try {
+      await checkJwtSecret(db.db, 'a'.repeat(43));
+    } finally {
+      await db.close();
+    }
+    expect(await run(['forget-jwt-secret'], target.env)).toMatchObject({
+      code: 0,
+      out: 'The JWT_SECRET fingerprint is forgotten: the next server to start records its own; start every other one with the same JWT_SECRET.',
+    });
+    expect(await run(['forget-jwt-secret'], target.env)).toMatchObject({
+      code: 0,
+      out: 'No JWT_SECRET fingerprint was recorded; nothing changed.',
+    });
+    const reopened = await target.open();
+    try {
+      expect(await checkJwtSecret(reopened.db, 'b'.repeat(43))).toEqual({ status: 'recorded' });
+    } finally {
+      await reopened.close();
     }
   });
 

@@ -6,6 +6,7 @@ import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
 import { diagnoseDataDir } from '../db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.js';
 import { othersDataDirAsRoot } from '../db/data-dir-owner.js';
+import { forgetJwtSecret } from '../db/jwt-secret-fingerprint.js';
 import { lastAppliedMigration, NewerDatabaseError } from '../db/migration-journal.js';
 import { reasonOf } from '../lib/error-reason.js';
 import {
@@ -37,6 +38,8 @@ export const adminUsage = [
   '  create EMAIL USERNAME [--password-stdin] [--new-site]',
   '                 create a verified admin account; the password comes from ADMIN_PASSWORD or stdin;',
   '                 --new-site also makes the database when there is none yet (a fresh site)',
+  '  forget-jwt-secret  forget which JWT_SECRET the servers on this database use, to replace it on purpose:',
+  '                 stop every server first; the next one to start records its own (every session ends)',
 ].join('\n');
 
 export interface CommandOutput {
@@ -47,12 +50,14 @@ export interface CommandOutput {
 type Parsed =
   | { command: 'grant' | 'revoke' | 'unsuspend'; email: string }
   | { command: 'list' }
+  | { command: 'forget-jwt-secret' }
   | { command: 'create'; email: string; username: string; passwordFromStdin: boolean; newSite: boolean }
   | { error: string };
 
 function parse(args: string[]): Parsed {
   const [command, email, ...rest] = args;
   if (command === 'list' && email === undefined) return { command };
+  if (command === 'forget-jwt-secret' && email === undefined) return { command };
   if (command === 'create') {
     const [username, ...flags] = rest;
     const known = ['--password-stdin', '--new-site'];
@@ -249,6 +254,14 @@ export async function runAdminCommand(
         );
       if (admins.some((admin) => admin.suspendedAt))
         output.err(`A suspended admin cannot sign in; lift it with: ${adminCommand} unsuspend EMAIL`);
+      return 0;
+    }
+    if (parsed.command === 'forget-jwt-secret') {
+      output.out(
+        (await forgetJwtSecret(database.db))
+          ? 'The JWT_SECRET fingerprint is forgotten: the next server to start records its own; start every other one with the same JWT_SECRET.'
+          : 'No JWT_SECRET fingerprint was recorded; nothing changed.',
+      );
       return 0;
     }
     if (parsed.command === 'unsuspend') {
