@@ -79,6 +79,45 @@ describe('the server process', () => {
     expect(server.output().trim()).toMatch(/^haversack: Invalid configuration: PORT .+$/);
   });
 
+  // Reviewer "multiproc" finding 4: `main.js --help` started a server and created a database.
+  it('answers --help and -h with its usage, and refuses other arguments, before touching DATA_DIR', async () => {
+    const fresh = path.join(dataDir, 'args');
+    for (const flag of ['--help', '-h']) {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--conditions=development', 'src/main.ts', flag],
+        { cwd: serverDir, env: { ...process.env, NODE_ENV: 'test', DATA_DIR: fresh, PORT: 'eighty' } },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+      });
+      expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+      expect(err).toBe('');
+      expect(out).toMatch(/^usage: node apps\/server\/dist\/main\.js\n/);
+      expect(out).toContain('README, "Configuration"');
+      expect(out).toContain('node apps/server/dist/cli/admin.js --help');
+    }
+    const unknown = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=development', 'src/main.ts', '--port', '80'],
+      { cwd: serverDir, env: { ...process.env, NODE_ENV: 'test', DATA_DIR: fresh } },
+    );
+    let err = '';
+    unknown.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    expect(await new Promise((resolve) => unknown.on('close', resolve))).toBe(2);
+    expect(err).toBe(
+      'haversack: unknown argument "--port": the server takes no arguments, only environment variables (see --help)\n',
+    );
+    expect(existsSync(fresh)).toBe(false);
+  });
+
   it('refuses a port already taken before it creates or upgrades the database', async () => {
     const fresh = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-port-'));
     const taken = createServer();

@@ -41,7 +41,28 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+const usage = [
+  'usage: node apps/server/dist/main.js',
+  '  Starts the Haversack server: the web app, the API and the real-time socket on one port. It opens (and',
+  '  creates or upgrades) the database: PGlite in DATA_DIR, or PostgreSQL at DATABASE_URL.',
+  '  It takes no arguments: it is configured by environment variables (PORT, DATA_DIR, DATABASE_URL,',
+  '  JWT_SECRET, REDIS_URL, APP_URL, ...), listed in README, "Configuration", and docs/operations.md.',
+  '  Admins are made with the admin command: node apps/server/dist/cli/admin.js --help',
+].join('\n');
+
 async function main() {
+  // Before anything else, above all the database: asking for help must not create or upgrade one.
+  const [argument] = process.argv.slice(2);
+  if (argument === '--help' || argument === '-h') {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  if (argument !== undefined) {
+    process.stderr.write(
+      `haversack: unknown argument "${argument}": the server takes no arguments, only environment variables (see --help)\n`,
+    );
+    process.exit(2);
+  }
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
