@@ -387,9 +387,15 @@ describe('the server process', () => {
         'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
       );
       await server.waitFor(/incoming request/);
+      const signalled = Date.now();
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(1);
-      expect(server.output()).toMatch(/shutdown took longer than 2 s; exiting/);
+      // Reviewer "multiproc" finding 6: it gives up before the deadline, to have time for its last log
+      // lines, and says so rather than claim it waited the whole SHUTDOWN_TIMEOUT.
+      expect(server.output()).toMatch(
+        /shutdown not finished after 1\.5 s; exiting to end within SHUTDOWN_TIMEOUT \(2 s; the rest is kept for the last log lines\)/,
+      );
+      expect(Date.now() - signalled).toBeLessThan(2_000 + 500);
       expect(existsSync(path.join(ownDir, 'haversack.pid'))).toBe(false);
     } finally {
       socket?.destroy();
