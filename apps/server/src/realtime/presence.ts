@@ -47,6 +47,24 @@ export class InProcessPresence implements Presence {
   }
 }
 
+/**
+ * A join: the user's name, then one more connection. One script, so that a leave on another process
+ * cannot run between the two.
+ */
+const joinScript = `redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return redis.call('HINCRBY', KEYS[1], ARGV[1], 1)`;
+
+/**
+ * A leave: one connection fewer; at none, the user is forgotten, name included, so a party's hashes go
+ * (Redis deletes an empty hash) once everyone has left, rather than a names hash per party ever seen.
+ */
+const leaveScript = `local count = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if count <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+end
+return count`;
+
 /** The same, shared by every process through Redis hashes (connection counts and names per party). */
 export class RedisPresence implements Presence {
   constructor(private readonly redis: Redis) {}
@@ -57,15 +75,15 @@ export class RedisPresence implements Presence {
 
   async join(partyId: string, user: OnlineUser) {
     const keys = this.#keys(partyId);
-    await this.redis.hset(keys.names, user.id, user.username);
-    const count = await this.redis.hincrby(keys.counts, user.id, 1);
+    const count = Number(
+      await this.redis.eval(joinScript, 2, keys.counts, keys.names, user.id, user.username),
+    );
     return { changed: count === 1, online: await this.online(partyId) };
   }
 
   async leave(partyId: string, user: OnlineUser) {
     const keys = this.#keys(partyId);
-    const count = await this.redis.hincrby(keys.counts, user.id, -1);
-    if (count <= 0) await this.redis.hdel(keys.counts, user.id);
+    const count = Number(await this.redis.eval(leaveScript, 2, keys.counts, keys.names, user.id));
     return { changed: count <= 0, online: await this.online(partyId) };
   }
 
