@@ -12,6 +12,11 @@ type Handler = (message: unknown) => void;
 export interface Broadcaster {
   publish(stream: string, message: unknown): Promise<void>;
   subscribe(stream: string, handler: Handler): () => void;
+  /**
+   * Calls `listener` whenever this process hears broadcasts again after a time it may have missed some
+   * (its Redis subscriber reconnected); never in-process, where nothing is missed. Returns how to stop.
+   */
+  onResumed(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -58,6 +63,10 @@ export class InProcessBroadcaster implements Broadcaster {
     return () => void remove();
   }
 
+  onResumed(_listener: () => void) {
+    return () => {};
+  }
+
   async close() {}
 }
 
@@ -65,6 +74,7 @@ export class RedisBroadcaster implements Broadcaster {
   readonly #publisher: Redis;
   readonly #subscriber: Redis;
   readonly #handlers = new StreamHandlers();
+  readonly #resumedListeners = new Set<() => void>();
   readonly #prefix = 'haversack:stream:';
   readonly origin = randomUUID();
 
@@ -113,6 +123,18 @@ export class RedisBroadcaster implements Broadcaster {
         log.info({ client: name }, 'redis connection back');
       });
     }
+    // Redis keeps nothing for a subscriber that was away, however briefly (a connection dropped and made
+    // again at once logs no error): what the other processes published meanwhile never reaches this one.
+    // ioredis subscribes to the same channels again as it reconnects.
+    let away = false;
+    this.#subscriber.on('close', () => {
+      away = true;
+    });
+    this.#subscriber.on('ready', () => {
+      if (!away) return;
+      away = false;
+      for (const listener of this.#resumedListeners) listener();
+    });
     this.#subscriber.on('message', (channel: string, raw: string) => {
       if (!channel.startsWith(this.#prefix)) return;
       try {
@@ -133,6 +155,11 @@ export class RedisBroadcaster implements Broadcaster {
     return () => {
       if (remove()) void this.#subscriber.unsubscribe(this.#prefix + stream);
     };
+  }
+
+  onResumed(listener: () => void) {
+    this.#resumedListeners.add(listener);
+    return () => void this.#resumedListeners.delete(listener);
   }
 
   /** Whether the publisher is connected now (health reports it). */

@@ -177,6 +177,7 @@ export const cablePlugin = fp(
 
     let pinger: NodeJS.Timeout | undefined;
     let stopSessions: (() => void) | undefined;
+    let stopResumed: (() => void) | undefined;
     let closing = false;
     /** Leaves waiting out their grace, each of which runs at once when called. */
     const pendingLeaves = new Set<() => void>();
@@ -185,6 +186,7 @@ export const cablePlugin = fp(
       preClose: async function closeCable(this: FastifyInstance) {
         if (pinger) clearInterval(pinger);
         stopSessions?.();
+        stopResumed?.();
         // Nobody comes back to a process that is stopping: its members go offline now, not after a grace.
         closing = true;
         for (const leaveNow of [...pendingLeaves]) leaveNow();
@@ -310,6 +312,14 @@ export const cablePlugin = fp(
       end(connection, true);
       return true;
     };
+
+    // Broadcasts were missed while the Redis subscriber was away (changes made through other processes,
+    // sessions they ended): every socket is told to come back, as at a restart. A client refetches what
+    // its screens show when its channels are confirmed again (DESIGN §6), and a socket of an ended session
+    // is refused on its way back. The official client spreads its reconnects (apps/web lib/cable.ts).
+    stopResumed = options.broadcaster.onResumed(() => {
+      for (const connection of [...connections]) disconnect(connection.socket, 'server_restart', true);
+    });
 
     stopSessions = options.broadcaster.subscribe(SESSIONS_STREAM, (message) => {
       const ended = message as Partial<SessionsEndedMessage>;

@@ -1,6 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { healthSchema, successEnvelope } from '@haversack/contracts';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createUser } from '../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../test/helper.js';
 import { RedisRelay } from '../test/redis-relay.js';
 import { RedisBroadcaster } from './broadcaster.js';
@@ -59,4 +62,39 @@ describe('a Redis that goes away', () => {
     await ctx?.close();
     ctx = undefined;
   }, 20_000);
+});
+
+// Reviewer "multiproc" finding 5: what other processes broadcast while this one's subscriber was away never
+// reaches its sockets. Once the subscriber is back, they are told to reconnect, the message a restart
+// sends, and a client that reconnects refetches what its screens show (apps/web party-channels.ts).
+describe('a Redis subscriber that comes back', () => {
+  it('tells the sockets it serves to reconnect, so that they refetch what they missed', async () => {
+    const ownRelay = new RedisRelay(redis);
+    await ownRelay.open();
+    const app = await buildTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${ownRelay.port}` } });
+    let socket: WebSocket | undefined;
+    try {
+      await app.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.app.server.address() as AddressInfo;
+      const user = await createUser(app);
+      socket = new WebSocket(`ws://127.0.0.1:${port}/cable?token=${user.token}`, ['actioncable-v1-json']);
+      const frames: Record<string, unknown>[] = [];
+      socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString())));
+      await expect.poll(() => frames.some((f) => f.type === 'welcome'), { timeout: 5_000 }).toBe(true);
+
+      await ownRelay.cut();
+      await expect.poll(() => redisHealth(app), { timeout: 10_000 }).toBe('unreachable');
+      // While it is away nothing is said: the sockets would only come back to the same gap.
+      expect(frames.filter((f) => f.type === 'disconnect')).toEqual([]);
+      await ownRelay.open();
+      await expect
+        .poll(() => frames.find((f) => f.type === 'disconnect'), { timeout: 20_000 })
+        .toEqual({ type: 'disconnect', reason: 'server_restart', reconnect: true });
+      await expect.poll(() => redisHealth(app), { timeout: 10_000 }).toBe('ok');
+    } finally {
+      socket?.terminate();
+      await app.close();
+      await ownRelay.cut();
+    }
+  }, 60_000);
 });
