@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMailer, MAIL_FILES_KEPT_MS } from './mailer.js';
 
 const log = pino({ level: 'silent' });
@@ -78,6 +78,30 @@ describe('file mailer', () => {
       expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
       expect(readFileSync(path.join(dataDir, 'mail', files[1] ?? ''), 'utf8')).toContain('Subject: Second');
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  // Reviewer "multiproc" finding 8: two processes sharing a DATA_DIR each count their mails from 1, so
+  // two mails handed over in the same millisecond had the same name and the second replaced the first.
+  it('never writes over a mail file another mailer (another process) wrote in the same millisecond', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-mail-'));
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-29T12:00:00.000Z') });
+    try {
+      const first = createMailer({ from: 'Haversack <no-reply@h.test>', dataDir, log });
+      const second = createMailer({ from: 'Haversack <no-reply@h.test>', dataDir, log });
+      await first.send({ ...message, subject: 'From the first' });
+      await second.send({ ...message, subject: 'From the second' });
+      const mailDir = path.join(dataDir, 'mail');
+      const files = readdirSync(mailDir).sort();
+      expect(files).toHaveLength(2);
+      const subjects = files.map(
+        (file) => /^Subject: (.+)$/m.exec(readFileSync(path.join(mailDir, file), 'utf8'))?.[1],
+      );
+      expect(subjects.sort()).toEqual(['From the first', 'From the second']);
+      expect(files.every((file) => file.startsWith('2026-11-29T12-00-00-000Z-'))).toBe(true);
+    } finally {
+      vi.useRealTimers();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -65,9 +65,7 @@ export function createMailer(options: {
       pruned ??= pruneOldMails(mailDir, options.log);
       await pruned;
       // Name the file when the mail is handed over, so files sort in the order mails were sent.
-      sequence += 1;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(mailDir, `${stamp}-${String(sequence).padStart(6, '0')}.eml`);
       const info = await (await transport.get()).sendMail({
         from: options.from,
         to: message.to,
@@ -77,7 +75,20 @@ export function createMailer(options: {
         ...(message.headers ? { headers: message.headers } : {}),
       });
       await mkdir(mailDir, { recursive: true });
-      await writeFile(file, info.message as Buffer);
+      // Processes sharing a DATA_DIR (PostgreSQL) count their mails each from 1: the process id keeps
+      // their names apart, and `wx` makes sure no file is ever replaced (a process on another machine
+      // sharing the directory can have the same id), taking the next number instead.
+      let file: string;
+      for (;;) {
+        sequence += 1;
+        file = path.join(mailDir, `${stamp}-${process.pid}-${String(sequence).padStart(6, '0')}.eml`);
+        try {
+          await writeFile(file, info.message as Buffer, { flag: 'wx' });
+          break;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+      }
       // The file's path, not the link: a log line must not carry a reset or undo token.
       options.log.info({ to: message.to, subject: message.subject, file }, 'mail written to file');
       if (message.link && options.showLink) options.showLink(mailedLinkLine(message));
@@ -100,7 +111,12 @@ async function pruneOldMails(mailDir: string, log: Logger): Promise<void> {
     for (const name of await readdir(mailDir)) {
       if (!name.endsWith('.eml')) continue;
       const file = path.join(mailDir, name);
-      if ((await stat(file)).mtimeMs < oldest) await unlink(file);
+      try {
+        if ((await stat(file)).mtimeMs < oldest) await unlink(file);
+      } catch (error) {
+        // Another process sharing DATA_DIR deleted it first.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
