@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { characters } from '../../db/schema/characters.js';
 import { discordAccounts } from '../../db/schema/discord.js';
@@ -51,7 +51,7 @@ export const accountExportRepository = {
   },
 
   /**
-   * In one query, the containers the export lists: the person's characters', those of the parties they
+   * In one query, the containers the export lists, each with its number of stacks: the person's characters', those of the parties they
    * run, and the shelves of those parties' shops and the contents of their loot.
    */
   async containersOf(
@@ -69,7 +69,15 @@ export const accountExportRepository = {
     ].filter((condition) => condition !== undefined);
     if (held.length === 0) return [];
     return db
-      .select()
+      .select({
+        ...getTableColumns(containers),
+        // How many stacks each holds, so that they are read in pages of whole containers.
+        // Spelt out: drizzle writes a one-table query's columns without their table, ambiguous in here.
+        stacks:
+          sql<number>`(select count(*) from item_instances where item_instances.container_id = containers.id)`.mapWith(
+            Number,
+          ),
+      })
       .from(containers)
       .where(or(...held))
       .orderBy(asc(containers.createdAt), asc(containers.id));
@@ -172,18 +180,34 @@ export const accountExportRepository = {
       .orderBy(desc(shopRequests.createdAt), desc(shopRequests.id));
   },
 
-  /** The newest `limit` of the person's ledger rows (`ledgerRowsOf`), and how many there are in all. */
-  async ledgerRows(db: Executor, userId: string, limit: number) {
-    const theirs = ledgerRowsOf(userId);
-    const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(transactions)
-        .where(theirs)
-        .orderBy(...ledgerNewestFirst)
-        .limit(limit),
-      db.select({ total: count() }).from(transactions).where(theirs),
-    ]);
-    return { rows, total: Number(total?.total ?? 0) };
+  /**
+   * A page of the person's ledger rows (`ledgerRowsOf`), newest first, after `cursor`: a keyset page, whose
+   * cursor keeps the timestamp as PostgreSQL's text (a JS Date would drop its microseconds, see the ledger's
+   * CSV export).
+   */
+  async ledgerPage(
+    db: Executor,
+    userId: string,
+    limit: number,
+    cursor: { date: string; writeOrder: number } | undefined,
+  ) {
+    return db
+      .select({ row: transactions, date: sql<string>`${transactions.transactionDate}::text` })
+      .from(transactions)
+      .where(
+        and(
+          ledgerRowsOf(userId),
+          cursor
+            ? sql`(${transactions.transactionDate}, ${transactions.writeOrder}) < (${cursor.date}::timestamptz, ${cursor.writeOrder})`
+            : undefined,
+        ),
+      )
+      .orderBy(...ledgerNewestFirst)
+      .limit(limit);
+  },
+
+  async ledgerCount(db: Executor, userId: string): Promise<number> {
+    const [total] = await db.select({ total: count() }).from(transactions).where(ledgerRowsOf(userId));
+    return Number(total?.total ?? 0);
   },
 };

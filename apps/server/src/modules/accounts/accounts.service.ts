@@ -1,6 +1,5 @@
 import {
   type AccountDeletionBody,
-  type AccountExport,
   type AuthSession,
   type AuthTokens,
   accountClosureMessages,
@@ -34,7 +33,7 @@ import type { NoticeBoard } from '../notifications/notices.js';
 import type { MemberLeftHook } from '../parties/parties.service.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import type { AccessTokens } from './access-tokens.js';
-import { buildAccountExport } from './account-export.js';
+import { accountExportDocument } from './account-export.js';
 import type { AccountMails } from './account-mails.js';
 import { type EmailTokenPurpose, accountsRepository as repo, type UserRow } from './accounts.repository.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './passwords.js';
@@ -584,12 +583,20 @@ export class AccountsService {
     });
   }
 
-  /** The user's own data as one file (GET /users/me/export). */
-  async exportData(auth: AuthenticatedUser): Promise<AccountExport> {
+  /**
+   * The user's own data as one file (GET /users/me/export): who it is for and when, and the document, which
+   * reads the rest as it is written (account-export.ts).
+   */
+  async exportData(auth: AuthenticatedUser) {
     const db = this.#deps.db;
     // Read fresh: the session's user may be a few seconds old (session-cache.ts).
     const user = (await repo.findUserById(db, auth.user.id)) ?? auth.user;
-    return buildAccountExport(db, user, await this.#deps.subscriptions.current(user.id), this.#now());
+    const now = this.#now();
+    return {
+      username: user.username,
+      exportedAt: now,
+      document: accountExportDocument(db, user, () => this.#deps.subscriptions.current(user.id), now),
+    };
   }
 
   /** Call after the commit that ended them (a rolled-back revocation must not close anything). */
