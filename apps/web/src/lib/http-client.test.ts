@@ -5,6 +5,7 @@ import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch, success } 
 import {
   API_V1,
   ApiError,
+  apiDownload,
   apiRequest,
   CHANGE_OFFLINE_WAIT_MS,
   CHANGE_RETRY_DELAY_MS,
@@ -460,6 +461,52 @@ describe('apiRequest: errors', () => {
     const error = await pending;
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.serverMessage).toBe('The request timed out.');
+  });
+});
+
+describe('apiDownload: a file that takes a while', () => {
+  it('keeps a download whose headers came in time while its body takes longer than 10 s', async () => {
+    // Review "bigdata" finding 5: spec/01 §7 "Requests time out after 10 s" is for API calls; a big export
+    // streams for longer once its headers are in, and is not cut off for it (as the browser's fetch errors
+    // the body of a request aborted after its headers).
+    vi.useFakeTimers();
+    try {
+      mockFetch(({ init }) => {
+        const encoder = new TextEncoder();
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(encoder.encode('{"status": "success", '));
+            init.signal?.addEventListener('abort', () =>
+              controller.error(new DOMException('Aborted', 'AbortError')),
+            );
+            setTimeout(() => {
+              controller.enqueue(encoder.encode('"data": {}}'));
+              controller.close();
+            }, 25_000);
+          },
+        });
+        return Promise.resolve(
+          new Response(body, {
+            headers: {
+              'content-type': 'application/json',
+              'content-disposition': 'attachment; filename="haversack-export-aria-2026-11-29.json"',
+            },
+          }),
+        );
+      });
+      let settled = false;
+      const download = apiDownload(`${API_V1}/users/me/export`, { toast: false }).finally(() => {
+        settled = true;
+      });
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(15_000);
+      const { blob, filename } = await download;
+      expect(filename).toBe('haversack-export-aria-2026-11-29.json');
+      expect(await blob.text()).toBe('{"status": "success", "data": {}}');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

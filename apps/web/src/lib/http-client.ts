@@ -476,7 +476,8 @@ async function send(path: string, options: RequestOptions, isRetry: boolean): Pr
 
 /**
  * Download a file the API answers (a CSV export) with the same authentication, refresh and errors as
- * `apiRequest`; answers the file and the name the server suggests.
+ * `apiRequest`; answers the file and the name the server suggests. The 10 s timeout (spec/01 §7) covers
+ * reaching the headers only: a big export streams its body for longer, and is read to its end.
  */
 export async function apiDownload(
   path: string,
