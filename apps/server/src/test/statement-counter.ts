@@ -7,7 +7,7 @@ import { expect } from 'vitest';
  * PostgreSQL goes through node-postgres, so the files that use it are `*.pg.test.ts` (the PostgreSQL
  * pass, vitest.config.ts).
  */
-async function countStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+export async function countStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
   const query = pg.Client.prototype.query;
   let statements = 0;
   // biome-ignore lint/suspicious/noExplicitAny: node-postgres' overloads, passed through untouched

@@ -36,6 +36,9 @@ import {
   setQuantitiesStatement,
 } from './inventory.statements.js';
 
+/** Stacks written by one statement: 500 rows of six values stay well under PostgreSQL's 65,535 parameters. */
+export const STACK_INSERT_BATCH = 500;
+
 export type ContainerRow = typeof containers.$inferSelect;
 export type InstanceRow = typeof itemInstances.$inferSelect;
 /** A template as the inventory reads it: everything but the search vector, which only the search reads. */
@@ -716,6 +719,43 @@ export const inventoryRepository = {
 
   async allInstances(db: Executor, containerId: string): Promise<InstanceRow[]> {
     return db.select().from(itemInstances).where(eq(itemInstances.containerId, containerId)).for('update');
+  },
+
+  /**
+   * New plain stacks in one container, as `insertInstance` writes a placement's (no instance data, no
+   * notes, identified), in multi-row inserts of `STACK_INSERT_BATCH`; answers their ids in the given order.
+   */
+  async insertStacks(
+    db: Executor,
+    containerId: string,
+    stacks: { itemTemplateId: string; quantity: number }[],
+  ): Promise<string[]> {
+    const ids: string[] = [];
+    for (let at = 0; at < stacks.length; at += STACK_INSERT_BATCH) {
+      const rows = await db
+        .insert(itemInstances)
+        .values(
+          stacks.slice(at, at + STACK_INSERT_BATCH).map((stack) => ({
+            containerId,
+            itemTemplateId: stack.itemTemplateId,
+            quantity: stack.quantity,
+            instanceData: {},
+            notes: '',
+            isIdentified: true,
+          })),
+        )
+        // PostgreSQL answers a multi-row insert's rows in the order of its values.
+        .returning({ id: itemInstances.id });
+      for (const row of rows) ids.push(row.id);
+    }
+    return ids;
+  },
+
+  /** Several templates in one statement, by id (a deployment's lines). */
+  async templates(db: Executor, ids: string[]): Promise<Map<string, TemplateRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.select().from(itemTemplates).where(inArray(itemTemplates.id, ids));
+    return new Map(rows.map((row) => [row.id, row]));
   },
 
   async insertInstance(db: Executor, values: typeof itemInstances.$inferInsert): Promise<InstanceRow> {

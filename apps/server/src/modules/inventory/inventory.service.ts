@@ -123,6 +123,16 @@ export interface InventoryMoves {
     notes: string,
     unitWeight: number,
   ): Promise<string[]>;
+  /**
+   * Fills a container just made (a deployed shop's shelf) with several templates at once: each line's
+   * stacks planned as `place` plans them (stack sizes, limits, the container's capacity with the lines
+   * before it), then written in multi-row inserts. Each template once. Answers each line's stack ids.
+   */
+  stockNew(
+    tx: Executor,
+    target: ContainerContext,
+    lines: { template: TemplateRow; quantity: number }[],
+  ): Promise<string[][]>;
   countAction(
     tx: Executor,
     userId: string,
@@ -405,6 +415,7 @@ export class InventoryService {
       this.#moveStack(tx, instanceId, target, quantity, undefined, undefined, options),
     place: (tx, target, template, quantity, instanceData, notes, unitWeight) =>
       this.#place(tx, target, template, quantity, instanceData, notes, unitWeight),
+    stockNew: (tx, target, lines) => this.#stockNew(tx, target, lines),
     countAction: (tx, userId, scope, partyId) => this.#countAllowance(tx, userId, scope, partyId),
     coin: (tx, currency) => this.#coin(tx, currency),
     purse: (tx, containerId) => this.#purse(tx, containerId),
@@ -1784,6 +1795,41 @@ export class InventoryService {
     return (
       await this.#placeRows(tx, context, template, quantity, instanceData, notes, unitWeight, weightOverride)
     ).ids;
+  }
+
+  async #stockNew(
+    tx: Executor,
+    context: ContainerContext,
+    lines: { template: TemplateRow; quantity: number }[],
+  ): Promise<string[][]> {
+    if (new Set(lines.map((line) => line.template.id)).size < lines.length) {
+      // A later line of a template would top up the stacks of an earlier one, which are not written yet.
+      throw new Error('stockNew takes each template once');
+    }
+    const stacks: { line: number; templateId: string; quantity: number }[] = [];
+    const coming = { weight: 0, slots: 0 };
+    for (const [line, { template, quantity }] of lines.entries()) {
+      const weight = template.weight * quantity;
+      // The container is new: no stack of its own to top up, and the lines before this one count as coming.
+      const { plan } = await this.#planPlacement(tx, context, template, quantity, {}, weight, {
+        known: [],
+        coming: { ...coming },
+      });
+      for (const size of plan.newStacks) stacks.push({ line, templateId: template.id, quantity: size });
+      coming.weight += weight;
+      coming.slots += plan.newStacks.length;
+    }
+    const ids = await repo.insertStacks(
+      tx,
+      context.container.id,
+      stacks.map(({ templateId, quantity }) => ({ itemTemplateId: templateId, quantity })),
+    );
+    const byLine: string[][] = lines.map(() => []);
+    for (const [index, stack] of stacks.entries()) {
+      const id = ids[index];
+      if (id !== undefined) byLine[stack.line]?.push(id);
+    }
+    return byLine;
   }
 
   /**

@@ -924,6 +924,19 @@ export class ShopsService {
         shopInstanceId: shop.id,
         isPrimary: true,
       });
+      const shopContext = this.#shopContext(shop, container, party);
+      // The whole stock in a few statements (a 100-line template made 500 stacks and 100 ledger rows one
+      // statement at a time): the templates in one read, the stacks and the ledger rows in multi-row inserts.
+      const templates = await inventoryRepository.templates(
+        tx,
+        items.map(({ template }) => template.id),
+      );
+      const lines = items.flatMap(({ item, template }) => {
+        const full = templates.get(template.id);
+        return item.quantity > 0 && full ? [{ template: full, quantity: item.quantity }] : [];
+      });
+      const stacks = await this.deps.moves.stockNew(tx, shopContext, lines);
+      // Every row as before, in the same order: the container's, then one per line stocked.
       await record(
         [
           {
@@ -938,26 +951,8 @@ export class ShopsService {
             details: { reason: 'shop_deployment', shop_instance_id: shop.id, shop_template_id: t.id },
             summary: `${actor.username} deployed ${shop.name}`,
           },
-        ],
-        false,
-      );
-      const shopContext = this.#shopContext(shop, container, party);
-      for (const { item, template } of items) {
-        if (item.quantity <= 0) continue;
-        const full = await inventoryRepository.template(tx, template.id);
-        if (!full) continue;
-        const created = await this.deps.moves.place(
-          tx,
-          shopContext,
-          full,
-          item.quantity,
-          {},
-          '',
-          full.weight,
-        );
-        await record(
-          [
-            {
+          ...lines.map(
+            ({ template: full, quantity }, line): LedgerEntry => ({
               transactionType: 'create',
               partyId: party.id,
               actorId: actor.id,
@@ -965,18 +960,18 @@ export class ShopsService {
               targetName: shop.name,
               targetId: shop.id,
               itemTemplateId: full.id,
-              itemInstanceId: created[0] ?? null,
+              itemInstanceId: stacks[line]?.[0] ?? null,
               itemName: full.name,
-              quantity: item.quantity,
+              quantity,
               destinationContainerId: container.id,
               destinationName: container.name,
               details: { reason: 'shop_deployment', shop_instance_id: shop.id },
-              summary: `${shop.name} stocked ${formatEnUs(item.quantity)} × ${full.name}`,
-            },
-          ],
-          false,
-        );
-      }
+              summary: `${shop.name} stocked ${formatEnUs(quantity)} × ${full.name}`,
+            }),
+          ),
+        ],
+        false,
+      );
       if (next) await this.#scheduleRestock(tx, shop.id, next);
       emit(this.#shopEvent(shop, 'shop_deployed', actor, `${actor.username} deployed ${shop.name}`));
       return this.#instanceJson(tx, actor.id, shop.id);
