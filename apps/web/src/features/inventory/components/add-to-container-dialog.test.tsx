@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
+import { pickContainerByTyping } from '../../../test/container-picker';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty } from '../../../test/party-fixtures';
 import { buildContainer, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
@@ -213,6 +214,28 @@ describe('Add to container: a GM and the party’s characters (DESIGN §4 Who ma
       /^Party Stash/,
     );
     await user.click(within(list).getByRole('option', { name: /Backpack \(Brom\)/, hidden: true }));
+    await user.click(screen.getByRole('button', { name: 'Add to Container' }));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([, init]) => init?.method === 'POST' && String(init.body).includes('"container_id":"bag-brom"'),
+        ),
+      ).toBe(true),
+    );
+  });
+
+  it('groups the containers by owner, and finds one by its owner’s name typed, for the keyboard to pick', async () => {
+    const fetchMock = serveParty(true);
+    const user = userEvent.setup();
+    renderWithProviders(<AddToContainerDialog template={rope} onClose={() => {}} />);
+    await openContainerList();
+    const picker = await pickContainerByTyping(user, {
+      label: 'Container',
+      groups: ['The Copper Road', 'Aria', 'Brom'],
+      typed: 'brom',
+      matching: ['Backpack (Brom)'],
+    });
+    expect((picker as HTMLInputElement).value).toMatch(/^Backpack \(Brom\)/);
     await user.click(screen.getByRole('button', { name: 'Add to Container' }));
     await waitFor(() =>
       expect(

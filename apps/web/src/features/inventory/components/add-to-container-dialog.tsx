@@ -15,7 +15,7 @@ import { useAddFromMarket } from '../hooks/use-inventory-actions';
 import { useOwnerContainers } from '../hooks/use-owner-containers';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { containerAllowanceAt, useAllowanceRefusalAt } from '../hooks/use-spent-allowances';
-import { sourceOptionLabel } from './container-source-select';
+import { containerSearchProps, groupedByOwner, sourceOptionLabel } from './container-source-select';
 import { RefusalAlert } from './refusal-alert';
 import { refusedButtonProps, SpentAllowanceNote } from './spent-allowance-note';
 
@@ -202,7 +202,7 @@ export function AddToContainerDialog({
                     ? 'None you can add to'
                     : 'Please select a destination'
               }
-              data={containers.map((c) => ({
+              data={groupedByOwner(containers, (c) => ({
                 value: c.id,
                 label: planLocked.has(c.id)
                   ? `${sourceOptionLabel(c)} (paid plans)`
@@ -222,6 +222,10 @@ export function AddToContainerDialog({
               readOnly={loading}
               aria-busy={loading || undefined}
               comboboxProps={{ withinPortal: true }}
+              {...containerSearchProps}
+              // The dialog gives this field the focus: a list opened by that would cover the dialog, and
+              // Escape would close the list, not the dialog. A click, a key or typing opens it.
+              openOnFocus={false}
             />
           )}
           <NumberField

@@ -1,6 +1,8 @@
 import type { Container } from '@haversack/contracts';
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { pickContainerByTyping } from '../../../test/container-picker';
 import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
 import { DeleteContainerDialog } from './delete-container-dialog';
 
@@ -52,6 +54,17 @@ describe('DeleteContainerDialog', () => {
   it('offers none when no container has room, rather than one the server will refuse', () => {
     expect(renderDialog([backpack, pouch, quiver])).toHaveValue('');
     expect(screen.getByRole('button', { name: 'Delete Container' })).toBeDisabled();
+  });
+
+  it('finds a destination by typing, grouped under its owner, for the keyboard to pick', async () => {
+    renderDialog([backpack, pouch, quiver, sack]);
+    const picker = await pickContainerByTyping(userEvent.setup(), {
+      label: 'Move its items to',
+      groups: ['Aria'],
+      typed: 'qui',
+      matching: ['Quiver (Aria)'],
+    });
+    expect(picker).toHaveValue('Quiver (Aria) · 2% full · 19/20 slots');
   });
 
   it('counts only the limits the party tracks', () => {

@@ -3,7 +3,7 @@ import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { deleteContainerFailed, useDeleteContainer } from '../hooks/use-inventory-actions';
-import { sourceOptionLabel } from './container-source-select';
+import { containerSearchProps, groupedByOwner, sourceOptionLabel } from './container-source-select';
 import { RefusalAlert } from './refusal-alert';
 
 /** Where a deleted container's items may go: another container of the same owner the user can act on. */
@@ -83,12 +83,15 @@ export function DeleteContainerDialog({
         {holdsItems ? (
           <Select
             label="Move its items to"
-            data={destinations.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+            data={groupedByOwner(destinations, (c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
             value={destination}
             onChange={setDestination}
             allowDeselect={false}
             placeholder="Please select a destination"
-            nothingFoundMessage="No other container"
+            {...containerSearchProps}
+            nothingFoundMessage={
+              destinations.length === 0 ? 'No other container' : containerSearchProps.nothingFoundMessage
+            }
             comboboxProps={{ withinPortal: true }}
             error={destinations.length === 0 ? 'There is no other container to take its items' : undefined}
           />

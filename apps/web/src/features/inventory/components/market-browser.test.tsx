@@ -2,9 +2,10 @@ import { DndContext } from '@dnd-kit/core';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pickContainerByTyping } from '../../../test/container-picker';
 import { mockFetch, success } from '../../../test/fixtures';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
-import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
+import { buildContainer, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { MarketBrowser } from './market-browser';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -85,5 +86,38 @@ describe('MarketBrowser', () => {
     await userEvent.click(await screen.findByRole('option', { name: chosen }));
     expect(addTo).toHaveValue(chosen);
     expect(within(sword as HTMLElement).getByRole('button', { name: /^Add/ })).toBeEnabled();
+  });
+
+  it('finds a destination by typing, grouped by owner, for the keyboard to pick', async () => {
+    mockFetch(({ url }) =>
+      url.includes('/search/items')
+        ? success([longsword])
+        : success({ allowed: true, feature: 'party_collaboration' }),
+    );
+    const saddlebag = buildContainer({
+      id: 'saddlebag',
+      name: 'Saddlebag',
+      is_primary: false,
+      character_id: 'character-brom',
+      owner: { type: 'character', id: 'character-brom', name: 'Brom' },
+    });
+    renderWithProviders(
+      <DndContext>
+        <MarketBrowser
+          containers={[buildContainer(), buildPartyStash({ id: 'party-1', name: 'Night Watch' }), saddlebag]}
+          defaultTargetId="container-1"
+          draggable={false}
+          onAdd={vi.fn()}
+        />
+      </DndContext>,
+    );
+    await screen.findAllByTestId('market-template');
+    const picker = await pickContainerByTyping(userEvent.setup(), {
+      label: 'Add to',
+      groups: ['Aria', 'Night Watch', 'Brom'],
+      typed: 'saddle',
+      matching: ['Saddlebag (Brom)'],
+    });
+    expect((picker as HTMLInputElement).value).toMatch(/^Saddlebag \(Brom\)/);
   });
 });

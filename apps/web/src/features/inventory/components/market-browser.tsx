@@ -27,7 +27,7 @@ import { useConjuringRefusal } from '../hooks/use-conjuring-refusal';
 import { containerScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { tagLabel } from '../lib/item-look';
 import type { DraggedTemplate } from '../workspace-types';
-import { sourceOptionLabel } from './container-source-select';
+import { containerSearchProps, groupedByOwner, sourceOptionLabel } from './container-source-select';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -163,7 +163,7 @@ export function MarketBrowser({
         <Select
           style={{ flex: '1 1 14rem' }}
           label="Add to"
-          data={targets.map((c) => ({
+          data={groupedByOwner(targets, (c) => ({
             value: c.id,
             label: conjuringRefusal(c)
               ? `${sourceOptionLabel(c)} (GM only)`
@@ -177,6 +177,7 @@ export function MarketBrowser({
           onChange={setTarget}
           placeholder="Please select a destination"
           comboboxProps={{ withinPortal: true }}
+          {...containerSearchProps}
         />
       </Group>
       {query.isPending ? (

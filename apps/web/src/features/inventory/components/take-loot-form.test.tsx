@@ -1,8 +1,10 @@
 import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
+import { pickContainerByTyping } from '../../../test/container-picker';
 import { failure, mockFetch } from '../../../test/fixtures';
-import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
+import { buildContainer, buildItem, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { TakeLootForm } from './take-loot-form';
 
 afterEach(() => {
@@ -34,5 +36,44 @@ describe('TakeLootForm', () => {
     await waitFor(() => expect(takes()).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(takes()).toHaveLength(1);
+  });
+
+  it('finds the container to take into by typing, grouped by owner, for the keyboard to pick', async () => {
+    const fetchMock = mockFetch(({ url }) => failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`));
+    const user = userEvent.setup();
+    const backpack = buildContainer({ id: 'backpack-1', name: 'Backpack', is_primary: true });
+    const stash = buildPartyStash({ id: 'party-1', name: 'Night Watch' });
+    const saddlebag = buildContainer({
+      id: 'saddlebag',
+      name: 'Saddlebag',
+      is_primary: false,
+      character_id: 'character-brom',
+      owner: { type: 'character', id: 'character-brom', name: 'Brom' },
+    });
+    renderWithProviders(
+      <TakeLootForm
+        item={buildItem({ id: 'coins-1', name: 'Gold piece', quantity: 40 })}
+        loot={loot}
+        destinations={[backpack, stash, saddlebag]}
+        onDone={() => undefined}
+      />,
+    );
+    const picker = await pickContainerByTyping(user, {
+      label: 'Take into',
+      groups: ['Aria', 'Night Watch', 'Brom'],
+      typed: 'brom',
+      matching: ['Saddlebag (Brom)'],
+    });
+    expect((picker as HTMLInputElement).value).toMatch(/^Saddlebag \(Brom\)/);
+    await user.click(screen.getByRole('button', { name: /^Take/ }));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([url, init]) =>
+            String(url).endsWith('/loot_instances/loot-1/take') &&
+            String(init?.body).includes('"target_container_id":"saddlebag"'),
+        ),
+      ).toBe(true),
+    );
   });
 });

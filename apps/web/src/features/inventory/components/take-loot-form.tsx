@@ -13,7 +13,7 @@ import {
 import { useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import type { ItemAbout, LootSource } from '../workspace-types';
-import { sourceOptionLabel } from './container-source-select';
+import { containerSearchProps, groupedByOwner, sourceOptionLabel } from './container-source-select';
 import { ItemFacts } from './item-facts';
 
 /**
@@ -118,12 +118,15 @@ export function TakeLootForm({
         <Select
           label="Take into"
           placeholder="Choose a container"
-          data={destinations.map((c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
+          data={groupedByOwner(destinations, (c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
           value={target}
           onChange={setTarget}
           allowDeselect={false}
           comboboxProps={sheetComboboxProps}
-          nothingFoundMessage="No containers"
+          {...containerSearchProps}
+          nothingFoundMessage={
+            destinations.length === 0 ? 'No containers' : containerSearchProps.nothingFoundMessage
+          }
           disabled={take.isPending}
         />
         {item.quantity > 1 ? (

@@ -1,6 +1,8 @@
 import type { Character } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { pickContainerByTyping } from '../../../test/container-picker';
 import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildLootInstance } from '../test/loot-fixtures';
 import type { LootTaker } from './loot-instance-taker';
@@ -66,5 +68,25 @@ describe('TakeLootDialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Claim Rope' });
     expect(within(dialog).getByRole('button', { name: 'Claim' })).toBeDisabled();
     await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+  });
+
+  it('finds the container to put it in by typing, grouped by character, for the keyboard to pick', async () => {
+    const brom = { id: 'character-2', name: 'Brom', is_owner: true } as Character;
+    const quiver = buildContainer({ id: 'quiver', name: 'Quiver', is_primary: false });
+    const saddlebag = buildContainer({
+      id: 'saddlebag',
+      name: 'Saddlebag',
+      character_id: brom.id,
+      owner: { type: 'character', id: brom.id, name: 'Brom' },
+    });
+    renderDialog('take', { ...takerWith([aria, brom]), containers: [buildContainer(), quiver, saddlebag] });
+    await screen.findByRole('dialog', { name: 'Take Rope' });
+    const picker = await pickContainerByTyping(userEvent.setup(), {
+      label: 'Put it in',
+      groups: ['Aria', 'Brom'],
+      typed: 'saddle',
+      matching: ['Saddlebag (Brom)'],
+    });
+    expect(picker).toHaveValue('Saddlebag (Brom)');
   });
 });

@@ -15,6 +15,7 @@ import { quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
+import { containerSearchProps, groupedByOwner } from '../../inventory/components/container-source-select';
 import { claimLoot, invalidateLoot, takeLoot } from '../api/loot-api';
 import { takeErrorMessage, useCloseWhenTaken, useTakeQuantity } from '../hooks/use-take-loot';
 import { containerLabel, type LootTaker } from './loot-instance-taker';
@@ -169,12 +170,17 @@ export function TakeLootDialog({
               <Select
                 label="Put it in"
                 placeholder="Choose a container"
-                data={taker.containers.map((c) => ({ value: c.id, label: containerLabel(c) }))}
+                data={groupedByOwner(taker.containers, (c) => ({ value: c.id, label: containerLabel(c) }))}
                 value={container?.id ?? null}
                 onChange={setContainerId}
                 allowDeselect={false}
                 comboboxProps={{ withinPortal: true }}
-                nothingFoundMessage="None of your characters in this party has a container"
+                {...containerSearchProps}
+                nothingFoundMessage={
+                  taker.containers.length === 0
+                    ? 'None of your characters in this party has a container'
+                    : containerSearchProps.nothingFoundMessage
+                }
                 error={taker.isPending || container ? undefined : lootMessages.containerNotCharacters}
               />
             </>

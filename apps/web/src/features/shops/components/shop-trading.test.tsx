@@ -5,10 +5,11 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { theme } from '../../../app/theme';
+import { pickContainerByTyping } from '../../../test/container-picker';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
-import { buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
-import { buildShopInstance, buildStockItem, buildTrader } from '../test/shop-fixtures';
+import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { ariasPack, buildShopInstance, buildStockItem, buildTrader } from '../test/shop-fixtures';
 import { SellList, ShopStockList, shelfLines, TraderPanel } from './shop-trading';
 
 const trader = buildTrader();
@@ -41,6 +42,32 @@ describe('TraderPanel', () => {
     expect(screen.queryByTestId('cannot-trade')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(retry).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('TraderPanel with many containers', () => {
+  it('finds the container to pay from by typing, grouped by character, for the keyboard to pick', async () => {
+    const quiver = buildContainer({
+      id: 'c-quiver',
+      name: 'Quiver',
+      owner: { type: 'character', id: 'ch-aria', name: 'Aria' },
+    });
+    const saddlebag = buildContainer({
+      id: 'c-saddlebag',
+      name: 'Saddlebag',
+      owner: { type: 'character', id: 'ch-brom', name: 'Brom' },
+    });
+    const choose = vi.fn();
+    render(<TraderPanel trader={{ ...trader, containers: [ariasPack, quiver, saddlebag], choose }} />, {
+      wrapper,
+    });
+    await pickContainerByTyping(userEvent.setup(), {
+      label: 'Pay from and carry into',
+      groups: ['Aria', 'Brom'],
+      typed: 'saddle',
+      matching: ['Saddlebag (Brom)'],
+    });
+    expect(choose).toHaveBeenCalledWith('c-saddlebag');
   });
 });
 

@@ -31,6 +31,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import type { ActionScope } from '../../inventory/api/allowance-api';
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
+import { containerSearchProps, groupedByOwner } from '../../inventory/components/container-source-select';
 import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
 import { partyActionAt, useAllowanceSpentAt } from '../../inventory/hooks/use-spent-allowances';
 import { isMoneyItem } from '../api/shops-api';
@@ -84,11 +85,12 @@ export function TraderPanel({ trader }: { trader: Trader }) {
       <Group justify="space-between" align="flex-end" gap="sm">
         <Select
           label="Pay from and carry into"
-          data={trader.containers.map((c) => ({ value: c.id, label: traderLabel(c) }))}
+          data={groupedByOwner(trader.containers, (c) => ({ value: c.id, label: traderLabel(c) }))}
           value={trader.container.id}
           onChange={(value) => value && trader.choose(value)}
           allowDeselect={false}
           comboboxProps={{ withinPortal: true }}
+          {...containerSearchProps}
           style={{ flex: '1 1 220px' }}
         />
         <Group gap={6} wrap="nowrap" data-testid="my-coins" aria-live="polite">

@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { pickContainerByTyping } from '../../../test/container-picker';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
-import { pageMeta } from '../../../test/party-fixtures';
+import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
 import { StockShopForm } from './stock-shop-form';
@@ -134,5 +135,29 @@ describe('StockShopForm', () => {
     await user.type(quantity, '1');
     expect(screen.queryByText('There is only 1 in this stack.')).not.toBeInTheDocument();
     expect(shelve).toBeEnabled();
+  });
+
+  it('finds the container to stock from by typing, grouped by owner, for the keyboard to pick', async () => {
+    const aria = buildCharacter({ id: 'character-1', name: 'Aria', party_id: 'party-1', is_owner: true });
+    const backpack = buildContainer({ id: 'bag-1', name: 'Backpack', party_id: 'party-1' });
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: [aria], meta: pageMeta(1, 100) });
+      if (pathname === '/api/v1/parties/party-1/containers') return success([stash]);
+      if (pathname === '/api/v1/characters/character-1/containers') return success([backpack]);
+      if (pathname.startsWith('/api/v1/containers/'))
+        return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 20) });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderWithProviders(<StockShopForm shop={shopWith(false)} />);
+    await screen.findByDisplayValue('Party Stash (The Lantern Bearers)');
+    const picker = await pickContainerByTyping(userEvent.setup(), {
+      label: 'From',
+      groups: ['The Lantern Bearers', 'Aria'],
+      typed: 'aria',
+      matching: ['Backpack (Aria)'],
+    });
+    expect(picker).toHaveValue('Backpack (Aria)');
   });
 });

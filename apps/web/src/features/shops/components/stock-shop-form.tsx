@@ -15,6 +15,7 @@ import { toast } from '../../../lib/toast';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import type { ActionScope } from '../../inventory/api/allowance-api';
 import { containerItemsQuery, invalidateContainers, noItemFilters } from '../../inventory/api/inventory-api';
+import { containerSearchProps, groupedByOwner } from '../../inventory/components/container-source-select';
 import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 import { invalidateShop, isMoneyItem, stockShop } from '../api/shops-api';
@@ -149,7 +150,10 @@ export function StockShopForm({
               <SimpleGrid cols={{ base: 1, xs: 2 }}>
                 <Select
                   label="From"
-                  data={containers.map((c) => ({ value: c.id, label: `${c.name} (${c.owner.name})` }))}
+                  data={groupedByOwner(containers, (c) => ({
+                    value: c.id,
+                    label: `${c.name} (${c.owner.name})`,
+                  }))}
                   value={source?.id ?? null}
                   onChange={(value) => {
                     setSourceId(value);
@@ -157,6 +161,7 @@ export function StockShopForm({
                   }}
                   allowDeselect={false}
                   comboboxProps={{ withinPortal: true }}
+                  {...containerSearchProps}
                 />
                 <Select
                   label="Item"

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
+import { pickContainerByTyping } from '../../../test/container-picker';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { buildContainer, renderWithProviders } from '../../inventory/test/inventory-fixtures';
@@ -273,6 +274,36 @@ describe('TakeBackStock', () => {
     const { user, dialog } = await openDialog();
     await user.click(within(dialog).getByRole('combobox', { name: 'Put it in' }));
     expect(await screen.findByRole('option', { name: 'Satchel (Bram)' })).toBeInTheDocument();
+  }, 20_000);
+
+  it('finds the container to put it in by typing, grouped by owner, for the keyboard to pick', async () => {
+    const bram = buildCharacter({ id: 'character-2', name: 'Bram', party_id: 'party-1', is_owner: false });
+    const bramsPack = buildContainer({
+      id: 'bag-2',
+      name: 'Satchel',
+      owner: { type: 'character', id: 'character-2', name: 'Bram' },
+      character_id: 'character-2',
+      party_id: 'party-1',
+    });
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: [aria, bram], meta: pageMeta(2, 100) });
+      if (pathname === '/api/v1/parties/party-1/containers') return success([stash]);
+      if (pathname === '/api/v1/characters/character-1/containers') return success([backpack]);
+      if (pathname === '/api/v1/characters/character-2/containers') return success([bramsPack]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderWithProviders(<TakeBackStock shop={shopWithRope()} />);
+    const { user, dialog } = await openDialog();
+    await pickContainerByTyping(user, {
+      label: 'Put it in',
+      groups: ['The Lantern Bearers', 'Aria', 'Bram'],
+      typed: 'bram',
+      matching: ['Satchel (Bram)'],
+    });
+    expect(within(dialog).getByRole('combobox', { name: 'Put it in' })).toHaveValue('Satchel (Bram)');
+    expect(within(dialog).getByTestId('take-back-summary')).toHaveTextContent('goes into Satchel (Bram).');
   }, 20_000);
 
   it('says when the shelf is empty', () => {

@@ -12,6 +12,7 @@ import { useSingleFlight } from '../../../lib/use-single-flight';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import type { ActionScope } from '../../inventory/api/allowance-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
+import { containerSearchProps, groupedByOwner } from '../../inventory/components/container-source-select';
 import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
 import { useOwnerContainers } from '../../inventory/hooks/use-owner-containers';
 import { invalidateShop, unstockShop } from '../api/shops-api';
@@ -249,11 +250,12 @@ function TakeBackForm({
           <Select
             label="Put it in"
             placeholder={places.isPending ? 'Loading containers…' : 'Choose a container'}
-            data={targets.map((c) => ({ value: c.id, label: `${c.name} (${c.owner.name})` }))}
+            data={groupedByOwner(targets, (c) => ({ value: c.id, label: `${c.name} (${c.owner.name})` }))}
             value={target?.id ?? null}
             onChange={choose(setTargetId)}
             allowDeselect={false}
             comboboxProps={{ withinPortal: true }}
+            {...containerSearchProps}
             error={failedOn('target_container_id')}
           />
         )}
