@@ -922,7 +922,12 @@ export const shopStockItemSchema = itemInstanceSchema.extend({
 });
 export type ShopStockItem = z.infer<typeof shopStockItemSchema>;
 
-export const shopInstanceSchema = z.object({
+/**
+ * A shop as the lists show it (spec/02 §2 shop card: "inventory count with stock label", from
+ * `items_count`): everything but its stock and own prices, which only the shop itself sends. A year of
+ * play put 100 shops of 500 stacks in one party; their stock in the list was 31 MB.
+ */
+export const shopInstanceSummarySchema = z.object({
   id: z.string(),
   shop_template_id: z.string().nullable(),
   party_id: z.string(),
@@ -942,11 +947,8 @@ export const shopInstanceSchema = z.object({
   tag_list: z.array(z.string()),
   shop_template: z.object({ id: z.string(), name: z.string() }).nullable(),
   party: z.object({ id: z.string(), name: z.string() }),
-  container: z.object({
-    id: z.string(),
-    name: z.string(),
-    item_instances: z.array(shopStockItemSchema),
-  }),
+  /** The shop's stock container; its stacks come with the shop itself (`shopInstanceSchema`). */
+  container: z.object({ id: z.string(), name: z.string() }),
   items_count: z.number().int(),
   /** GM and managers: stock, restock, open, close, edit. */
   can_manage: z.boolean(),
@@ -957,21 +959,46 @@ export const shopInstanceSchema = z.object({
   approval_threshold_cp: z.number().int().nullable().optional(),
   /** Pending purchase requests: all of them for the GM and managers, the caller's own for others. */
   pending_requests_count: z.number().int().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ShopInstanceSummary = z.infer<typeof shopInstanceSummarySchema>;
+
+/** One shop with its stock (spec/02 §3 "container with item_instances"): GET shop_instances/{id}. */
+export const shopInstanceSchema = shopInstanceSummarySchema.extend({
+  container: z.object({
+    id: z.string(),
+    name: z.string(),
+    item_instances: z.array(shopStockItemSchema),
+  }),
   /**
    * The shop's own prices in copper by item template id (DESIGN §4 `prices`): what it sells those items at
    * before its discount, and what it offers for an unpriced one (`sellOfferCp`) before its sell modifier.
    * Always sent; optional only so older fixtures still type-check.
    */
   own_prices_cp: z.record(z.string(), z.number().int()).optional(),
-  created_at: z.string(),
-  updated_at: z.string(),
 });
 export type ShopInstance = z.infer<typeof shopInstanceSchema>;
 
+export const shopInstanceListSummarySchema = z.object({
+  active: z.number().int(),
+  inactive: z.number().int(),
+  /** The sum of the shops' `items_count`. */
+  items: z.number().int(),
+});
+export type ShopInstanceListSummary = z.infer<typeof shopInstanceListSummarySchema>;
+
 export const shopInstanceListResponseSchema = z.object({
   status: z.literal('success'),
-  data: z.object({ instances: z.array(shopInstanceSchema) }),
-  meta: pageMetaSchema.extend({ total: z.number().int() }),
+  data: z.object({ instances: z.array(shopInstanceSummarySchema) }),
+  meta: pageMetaSchema.extend({
+    total: z.number().int(),
+    /**
+     * spec/02 §2 shop instances summary (active, inactive, total items) over every shop the filters match,
+     * not only this page's.
+     */
+    summary: shopInstanceListSummarySchema,
+  }),
 });
 
 export const purseSchema = z.object({

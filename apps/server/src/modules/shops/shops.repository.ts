@@ -410,15 +410,56 @@ export const shopsRepository = {
     if (f.location) conditions.push(sql`${shopInstances.location} ilike ${escapeLike(f.location)}`);
     if (f.isActive !== undefined) conditions.push(eq(shopInstances.isActive, f.isActive));
     const where = and(...conditions);
-    const [total] = await db.select({ n: count() }).from(shopInstances).where(where);
-    const rows = await db
-      .select({ id: shopInstances.id })
+    // The summary of every shop the filters match (spec/02 §2: active, inactive, total items), with the
+    // count: items as each shop counts them, kinds of goods in its stock container.
+    const [totals] = await db
+      .select({
+        n: count(),
+        active: sql<number>`count(*) filter (where ${shopInstances.isActive})`.mapWith(Number),
+        items:
+          sql<number>`coalesce(sum((select count(distinct ii.item_template_id) from ${itemInstances} ii join ${containers} c on c.id = ii.container_id where c.shop_instance_id = ${shopInstances}.id and c.is_primary)), 0)`.mapWith(
+            Number,
+          ),
+      })
       .from(shopInstances)
+      .where(where);
+    // One statement for the page, whatever its size: the shop, its party and the user's place there, its
+    // template's name and its stock container.
+    const rows = await db
+      .select({
+        shop: shopInstances,
+        templateName: shopTemplates.name,
+        ...partyAccessColumns(shopInstances.partyId, f.userId),
+        container: { id: containers.id, name: containers.name },
+      })
+      .from(shopInstances)
+      .innerJoin(parties, eq(parties.id, shopInstances.partyId))
+      .leftJoin(shopTemplates, eq(shopTemplates.id, shopInstances.shopTemplateId))
+      .leftJoin(
+        containers,
+        and(eq(containers.shopInstanceId, shopInstances.id), eq(containers.isPrimary, true)),
+      )
       .where(where)
       .orderBy(asc(sql`lower(${shopInstances.name})`), asc(shopInstances.id))
       .limit(f.perPage)
       .offset((f.page - 1) * f.perPage);
-    return { ids: rows.map((r) => r.id), total: total?.n ?? 0 };
+    const total = totals?.n ?? 0;
+    const active = totals?.active ?? 0;
+    return { rows, total, summary: { active, inactive: total - active, items: totals?.items ?? 0 } };
+  },
+
+  /** Kinds of goods (distinct item templates) in each of these containers, by container id. */
+  async kindsCountByContainer(db: Executor, containerIds: string[]): Promise<Map<string, number>> {
+    if (containerIds.length === 0) return new Map();
+    const rows = await db
+      .select({
+        containerId: itemInstances.containerId,
+        n: sql<number>`count(distinct ${itemInstances.itemTemplateId})`.mapWith(Number),
+      })
+      .from(itemInstances)
+      .where(inArray(itemInstances.containerId, containerIds))
+      .groupBy(itemInstances.containerId);
+    return new Map(rows.map((r) => [r.containerId, r.n]));
   },
 
   async insertInstance(db: Executor, values: typeof shopInstances.$inferInsert): Promise<ShopInstanceRow> {
@@ -659,6 +700,23 @@ export const shopsRepository = {
       .from(shopRequests)
       .where(and(eq(shopRequests.buyerContainerId, buyerContainerId), eq(shopRequests.status, 'pending')));
     return rows.map((r) => r.hold).filter((id): id is string => id !== null);
+  },
+
+  /** Pending requests of each shop, all of them and the requester's own, by shop id. */
+  async pendingRequestCounts(db: Executor, shopInstanceIds: string[], requesterId: string) {
+    if (shopInstanceIds.length === 0) return new Map<string, { all: number; own: number }>();
+    const rows = await db
+      .select({
+        shopId: shopRequests.shopInstanceId,
+        all: count(),
+        own: sql<number>`count(*) filter (where ${shopRequests.requesterId} = ${requesterId})`.mapWith(
+          Number,
+        ),
+      })
+      .from(shopRequests)
+      .where(and(inArray(shopRequests.shopInstanceId, shopInstanceIds), eq(shopRequests.status, 'pending')))
+      .groupBy(shopRequests.shopInstanceId);
+    return new Map(rows.map((r) => [r.shopId, { all: r.all, own: r.own }]));
   },
 
   async pendingRequestCount(db: Executor, shopInstanceId: string, requesterId: string | null) {

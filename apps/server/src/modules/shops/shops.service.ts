@@ -20,6 +20,7 @@ import {
   type ShopInstance,
   type ShopInstanceCreate,
   type ShopInstanceListQuery,
+  type ShopInstanceSummary,
   type ShopInstanceUpdate,
   type ShopItem,
   type ShopItemForm,
@@ -753,6 +754,35 @@ export class ShopsService {
     const container = await repo.containerOf(db, shopId);
     const stock = container ? await repo.stock(db, [container.id]) : [];
     const s = row.shop;
+    const summary = this.#summaryJson(row, access, {
+      container: container ?? null,
+      // Kinds of goods, as a template counts its lines: five longswords are five stacks but one item on sale.
+      itemsCount: new Set(stock.map((r) => r.template.id)).size,
+      pendingRequests: await repo.pendingRequestCount(db, s.id, access.canManage ? null : userId),
+    });
+    return {
+      ...summary,
+      container: {
+        ...summary.container,
+        item_instances: stock.map((r) => this.#stockItem(s, r.instance, r.template)),
+      },
+      own_prices_cp: access.canManage
+        ? s.prices
+        : await this.#pricesFor(db, userId, s, new Set(stock.map((r) => r.template.id))),
+    };
+  }
+
+  /** A shop without its stock: what a list row carries (`shopInstanceSummarySchema`) and the detail too. */
+  #summaryJson(
+    row: { shop: ShopInstanceRow; partyName: string; templateName: string | null },
+    access: policy.ShopAccess,
+    facts: {
+      container: { id: string; name: string } | null;
+      itemsCount: number;
+      pendingRequests: number;
+    },
+  ): ShopInstanceSummary {
+    const s = row.shop;
     return {
       id: s.id,
       shop_template_id: s.shopTemplateId,
@@ -774,21 +804,13 @@ export class ShopsService {
       shop_template:
         s.shopTemplateId && row.templateName ? { id: s.shopTemplateId, name: row.templateName } : null,
       party: { id: s.partyId, name: row.partyName },
-      container: {
-        id: container?.id ?? '',
-        name: container?.name ?? '',
-        item_instances: stock.map((r) => this.#stockItem(s, r.instance, r.template)),
-      },
-      // Kinds of goods, as a template counts its lines: five longswords are five stacks but one item on sale.
-      items_count: new Set(stock.map((r) => r.template.id)).size,
+      container: { id: facts.container?.id ?? '', name: facts.container?.name ?? '' },
+      items_count: facts.itemsCount,
       can_manage: access.canManage,
       can_trade: access.canTrade,
       party_fund_allowed: s.partyFundAllowed,
       approval_threshold_cp: s.approvalThresholdCp,
-      pending_requests_count: await repo.pendingRequestCount(db, s.id, access.canManage ? null : userId),
-      own_prices_cp: access.canManage
-        ? s.prices
-        : await this.#pricesFor(db, userId, s, new Set(stock.map((r) => r.template.id))),
+      pending_requests_count: facts.pendingRequests,
       created_at: s.createdAt.toISOString(),
       updated_at: s.updatedAt.toISOString(),
     };
@@ -850,8 +872,13 @@ export class ShopsService {
     return access.canRead ? { name: row.shop.name } : undefined;
   }
 
+  /**
+   * spec/02 §7 GET shop_instances: the shops of the user's parties, without their stock (a card shows its
+   * item count and stock label; the shop itself sends the stock). A fixed number of statements, whatever
+   * the page's size: a year of play put 100 shops of 500 stacks in one party.
+   */
   async listInstances(userId: string, query: ShopInstanceListQuery) {
-    const { ids, total } = await repo.listInstances(this.db, {
+    const { rows, total, summary } = await repo.listInstances(this.db, {
       userId,
       page: query.page,
       perPage: query.per_page,
@@ -861,8 +888,33 @@ export class ShopsService {
       ...(query.location ? { location: query.location } : {}),
       ...(query.is_active !== undefined ? { isActive: query.is_active } : {}),
     });
-    const instances = await Promise.all(ids.map((id) => this.#instanceJson(this.db, userId, id)));
-    return { data: { instances }, meta: { ...pageMeta(query.page, query.per_page, total), total } };
+    const containerIds = rows.flatMap((r) => (r.container ? [r.container.id] : []));
+    const [kinds, pending] = await Promise.all([
+      repo.kindsCountByContainer(this.db, containerIds),
+      repo.pendingRequestCounts(
+        this.db,
+        rows.map((r) => r.shop.id),
+        userId,
+      ),
+    ]);
+    const instances = rows.map((r) => {
+      // The list holds only shops of the user's parties, so the role is there (the access rule of the shop).
+      const access = policy.shopAccess(
+        r.role ? { role: r.role } : undefined,
+        r.hasCharacter,
+        r.party.itemConjuring,
+      );
+      const requests = pending.get(r.shop.id);
+      return this.#summaryJson({ ...r, partyName: r.party.name }, access, {
+        container: r.container,
+        itemsCount: r.container ? (kinds.get(r.container.id) ?? 0) : 0,
+        pendingRequests: (access.canManage ? requests?.all : requests?.own) ?? 0,
+      });
+    });
+    return {
+      data: { instances },
+      meta: { ...pageMeta(query.page, query.per_page, total), total, summary },
+    };
   }
 
   /** Deploys a template into a party: a new shop with its own container, stocked through the ledger. */

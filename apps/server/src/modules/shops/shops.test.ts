@@ -943,6 +943,74 @@ describe('purchase requests and the purse', () => {
   });
 });
 
+describe('the list of shops', () => {
+  it('sends each shop without its stock, with its item count, pending requests and a summary of all', async () => {
+    const w = await world({ stock: 2, stackSize: 1, price: 100 });
+    await giveCoins(w.player, w.heroBag, 'gp', 5);
+    await callApi(ctx, 'PATCH', `/shop_instances/${w.shop.id}`, w.gm, {
+      shop_instance: { approval_threshold_cp: 50 },
+    });
+    const asked = await callApi(ctx, 'POST', `/shop_instances/${w.shop.id}/purchase`, w.player, {
+      purchase: {
+        item_instance_id: w.stack.id,
+        quantity: 1,
+        buyer_character_id: w.hero.id,
+        buyer_container_id: w.heroBag,
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const closed = body<ShopInstance>(
+      await callApi(ctx, 'POST', '/shop_instances', w.gm, {
+        shop_instance: { shop_template_id: w.template.id, party_id: w.party.id, name: 'Back Room' },
+      }),
+    ).data;
+    await callApi(ctx, 'PATCH', `/shop_instances/${closed.id}`, w.gm, {
+      shop_instance: { is_active: false },
+    });
+    const list = (user: SignedInUser, query = '') =>
+      callApi(ctx, 'GET', `/shop_instances?party_id=${w.party.id}&per_page=1${query}`, user);
+    type Listed = {
+      data: { instances: (ShopInstance & { own_prices_cp?: unknown })[] };
+      meta: {
+        total: number;
+        total_pages: number;
+        summary: { active: number; inactive: number; items: number };
+      };
+    };
+    const first = json<Listed>(await list(w.gm));
+    // One shop a page, the summary over both: spec/02 §2 "summary (active, inactive, total items)".
+    expect(first.meta).toMatchObject({
+      total: 2,
+      total_pages: 2,
+      summary: { active: 1, inactive: 1, items: 2 },
+    });
+    const [backRoom] = first.data.instances;
+    expect(backRoom).toMatchObject({
+      id: closed.id,
+      items_count: 1,
+      is_active: false,
+      container: { id: expect.any(String), name: expect.any(String) },
+    });
+    expect(backRoom?.container).not.toHaveProperty('item_instances');
+    expect(backRoom).not.toHaveProperty('own_prices_cp');
+    const corner = (user: SignedInUser) =>
+      list(user, '&page=2').then((r) => json<Listed>(r).data.instances[0]);
+    // The GM counts every pending request of the shop; the player their own (as the shop itself says).
+    expect(await corner(w.gm)).toMatchObject({ id: w.shop.id, items_count: 1, pending_requests_count: 1 });
+    expect(await corner(w.player)).toMatchObject({
+      pending_requests_count: 1,
+      can_trade: true,
+      can_manage: false,
+    });
+    const stranger = await createMember(ctx, w.party, 'player');
+    expect(await corner(stranger)).toMatchObject({ pending_requests_count: 0, can_trade: false });
+    // The shop itself keeps its stock.
+    const detail = body<ShopInstance>(await callApi(ctx, 'GET', `/shop_instances/${w.shop.id}`, w.gm)).data;
+    expect(detail.container.item_instances.length).toBeGreaterThan(0);
+    expect(detail.pending_requests_count).toBe(1);
+  });
+});
+
 describe('approving a request the buyer can no longer pay for', () => {
   it('tells the GM whose container is short of coins, and how much', async () => {
     const w = await world({ stock: 1, stackSize: 1, price: 100 });
