@@ -11,6 +11,8 @@ import {
   restockStatusSchema,
   type ShopInstance,
   type ShopInstanceCreate,
+  type ShopInstanceListSummary,
+  type ShopInstanceSummary,
   type ShopInstanceUpdate,
   type ShopItem,
   type ShopTemplate,
@@ -18,7 +20,9 @@ import {
   type ShopTemplateUpdate,
   type ShopType,
   shopContainerSchema,
+  shopInstanceListSummarySchema,
   shopInstanceSchema,
+  shopInstanceSummarySchema,
   shopItemSchema,
   shopMessages,
   shopTemplateSchema,
@@ -35,7 +39,10 @@ export const SHOP_TEMPLATES_STALE_MS = 5 * 60_000;
 export const SHOP_INSTANCES_STALE_MS = 2 * 60_000;
 export const SHOP_INSTANCE_STALE_MS = 60_000;
 export const PARTY_SHOPS_STALE_MS = 60_000;
-/** spec/02 §9: a grid of shop cards is 3 columns wide; shop inventories are treated as 100 per page. */
+/**
+ * spec/02 §9: a grid of shop cards is 3 columns wide, so 12 fill four rows (the shop lists page through
+ * them); shop inventories are treated as 100 per page, as many as the workspace's shop picker offers.
+ */
 export const SHOPS_PER_PAGE = 12;
 export const SHOP_INVENTORY_PER_PAGE = 100;
 
@@ -97,6 +104,8 @@ export const shopKeys = {
   instances: () => [...shopKeys.all, 'instances'] as const,
   instanceList: (filters: ShopInstanceFilters) => [...shopKeys.instances(), 'list', filters] as const,
   partyShops: (partyId: string) => [...shopKeys.instances(), 'party', partyId] as const,
+  /** Under `partyShops`, so what refreshes a party's shops refreshes every page of them too. */
+  partyShopsPage: (partyId: string, page: number) => [...shopKeys.partyShops(partyId), 'page', page] as const,
   instance: (id: string) => [...shopKeys.instances(), 'detail', id] as const,
   /**
    * Not under the shop's own key: whatever refreshes the shop (a trade here, a live event) would otherwise
@@ -286,12 +295,15 @@ export async function removeShopItem(templateId: string, itemId: string): Promis
 // ---- Shop instances ------------------------------------------------------------------------------
 
 export interface ShopInstancePage {
-  instances: ShopInstance[];
+  /** The shops without their stock (a card shows its count); `shopInstanceQuery` has the stock. */
+  instances: ShopInstanceSummary[];
   total: number;
   meta: PageMeta;
+  /** Active, inactive and items over every shop the filters match (spec/02 §2 summary), not only this page. */
+  summary: ShopInstanceListSummary;
 }
 
-const instanceListSchema = z.object({ instances: z.array(shopInstanceSchema) });
+const instanceListSchema = z.object({ instances: z.array(shopInstanceSummarySchema) });
 
 export function shopInstanceSearch(filters: ShopInstanceFilters): URLSearchParams {
   const params = new URLSearchParams({
@@ -306,17 +318,30 @@ export function shopInstanceSearch(filters: ShopInstanceFilters): URLSearchParam
   return params;
 }
 
+/** The page's own figures: what a server that sends no summary is summed up by. */
+function pageSummary(instances: ShopInstanceSummary[]): ShopInstanceListSummary {
+  const active = instances.filter((s) => s.is_active).length;
+  return {
+    active,
+    inactive: instances.length - active,
+    items: instances.reduce((sum, s) => sum + s.items_count, 0),
+  };
+}
+
 async function fetchInstances(params: URLSearchParams, signal: AbortSignal): Promise<ShopInstancePage> {
   const { data, meta } = await apiRequest(`${API_V1}/shop_instances?${params}`, {
     schema: instanceListSchema,
     signal,
     toast: false,
   });
-  const total = z.object({ total: z.number() }).safeParse(meta);
+  const totals = z
+    .object({ total: z.number(), summary: shopInstanceListSummarySchema.optional() })
+    .safeParse(meta);
   return {
     instances: data.instances,
-    total: total.success ? total.data.total : data.instances.length,
+    total: totals.success ? totals.data.total : data.instances.length,
     meta: metaOf(meta, data.instances.length),
+    summary: (totals.success && totals.data.summary) || pageSummary(data.instances),
   };
 }
 
@@ -330,7 +355,10 @@ export function shopInstancesQuery(filters: ShopInstanceFilters) {
   });
 }
 
-/** The shops of one party (party Shops tab, workspace Shop tab): up to 100, fresh for 60 s. */
+/**
+ * The shops of one party for the workspace's Shop picker: up to 100 (spec/02 §9), without their stock, fresh
+ * for 60 s. The party's Shops tab pages through them instead (`partyShopsPageQuery`).
+ */
 export function partyShopsQuery(partyId: string) {
   return queryOptions({
     queryKey: shopKeys.partyShops(partyId),
@@ -340,6 +368,17 @@ export function partyShopsQuery(partyId: string) {
         signal,
       ),
     staleTime: PARTY_SHOPS_STALE_MS,
+  });
+}
+
+/** One page of a party's shops (the party's Shops tab), fresh for 60 s like the party's other lists. */
+export function partyShopsPageQuery(partyId: string, page: number) {
+  return queryOptions({
+    queryKey: shopKeys.partyShopsPage(partyId, page),
+    queryFn: ({ signal }) =>
+      fetchInstances(shopInstanceSearch({ ...defaultShopInstanceFilters, partyId, page }), signal),
+    staleTime: PARTY_SHOPS_STALE_MS,
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
@@ -80,5 +81,30 @@ describe('PartyShopsTab', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Unable to Load Shops')).toBeInTheDocument();
     expect(within(alert).getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+
+  it('shows a page of 12 shops with the count of all and a pager to the others', async () => {
+    const fetchMock = mockFetch(({ url }) => {
+      const params = new URL(url, 'http://test').searchParams;
+      const current = Number(params.get('page'));
+      const shops = Array.from({ length: current === 9 ? 4 : 12 }, (_, index) =>
+        buildShopInstance({ id: `shop-${current}-${index}`, name: `Shop ${current}-${index}` }),
+      );
+      return jsonResponse(200, {
+        status: 'success',
+        data: { instances: shops },
+        meta: { ...pageMeta(100, 12, current), total: 100 },
+      });
+    });
+    renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy />);
+    expect(await screen.findByRole('heading', { name: 'Party Shops (100)' })).toBeInTheDocument();
+    const asked = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://test');
+    expect(asked.searchParams.get('per_page')).toBe('12');
+    expect(asked.searchParams.get('party_id')).toBe('party-1');
+    expect(screen.getAllByTestId('shop-card')).toHaveLength(12);
+    await userEvent.click(screen.getByRole('button', { name: 'Page 9' }));
+    expect(await screen.findByRole('heading', { name: 'Shop 9-0' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('shop-card')).toHaveLength(4);
+    expect(screen.getByRole('heading', { name: 'Party Shops (100)' })).toBeInTheDocument();
   });
 });

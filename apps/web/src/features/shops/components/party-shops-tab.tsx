@@ -1,18 +1,26 @@
 import { shopMessages } from '@haversack/contracts';
-import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Pagination, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { partyShopsQuery } from '../api/shops-api';
+import { partyShopsPageQuery } from '../api/shops-api';
 import { ShopCardSkeletons, ShopGrid, ShopInstanceCard } from './shop-card';
 
 /**
  * spec/02 §2 party Shops tab: "Party Shops (count)", Deploy New Shop (for the GM or a manager), the shop
- * cards, or the empty state.
+ * cards, or the empty state. A page of cards at a time with the numbered pager of the Parties page: a year
+ * of play left a party with 100 shops.
  */
 export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDeploy: boolean }) {
-  const query = useQuery(partyShopsQuery(partyId));
+  const [page, setPage] = useState(1);
+  const query = useQuery(partyShopsPageQuery(partyId, page));
   const count = query.data?.total ?? query.data?.instances.length;
+  const totalPages = query.data?.meta.total_pages ?? 1;
+  // A page emptied by shops deleted meanwhile (here or live, elsewhere) gives way to the last one left.
+  useEffect(() => {
+    if (page > totalPages) setPage(totalPages);
+  }, [page, totalPages]);
   return (
     <Stack gap="md" data-testid="party-shops">
       <Group justify="space-between" align="center">
@@ -60,11 +68,25 @@ export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDepl
           </Stack>
         </Paper>
       ) : (
-        <ShopGrid testId="party-shop-cards">
-          {query.data.instances.map((shop) => (
-            <ShopInstanceCard key={shop.id} shop={shop} />
-          ))}
-        </ShopGrid>
+        <>
+          <ShopGrid testId="party-shop-cards">
+            {query.data.instances.map((shop) => (
+              <ShopInstanceCard key={shop.id} shop={shop} />
+            ))}
+          </ShopGrid>
+          {totalPages > 1 ? (
+            <Group justify="center">
+              <Pagination
+                total={totalPages}
+                value={page}
+                onChange={setPage}
+                siblings={1}
+                boundaries={1}
+                aria-label="Party shop pages"
+              />
+            </Group>
+          ) : null}
+        </>
       )}
     </Stack>
   );

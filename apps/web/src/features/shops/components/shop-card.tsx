@@ -1,4 +1,4 @@
-import { type ShopInstance, type ShopTemplate, shopLocationLabel } from '@haversack/contracts';
+import { type ShopInstanceSummary, type ShopTemplate, shopLocationLabel } from '@haversack/contracts';
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconMapPin, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -98,7 +98,13 @@ export function ShopTemplateCard({
  * spec/02 §2 shop card of a deployed shop: Open/Closed, discount, party name, stock. Its name is a heading one
  * level below the page's or section's (`headingOrder`), drawn at h4 size wherever it is.
  */
-export function ShopInstanceCard({ shop, headingOrder = 3 }: { shop: ShopInstance; headingOrder?: 2 | 3 }) {
+export function ShopInstanceCard({
+  shop,
+  headingOrder = 3,
+}: {
+  shop: ShopInstanceSummary;
+  headingOrder?: 2 | 3;
+}) {
   return (
     <Card withBorder padding="lg" data-testid="shop-card">
       <Stack gap="sm" h="100%">

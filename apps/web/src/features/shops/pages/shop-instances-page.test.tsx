@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
@@ -41,4 +42,33 @@ describe('ShopInstancesPage', () => {
     expect(await screen.findByLabelText('Active: not known', {}, { timeout: 10_000 })).toHaveTextContent('–');
     expect(screen.getByTestId('summary-items')).not.toHaveTextContent('0');
   }, 20_000);
+
+  it('asks a page of 12 shops, sums up all of them from the server, and pages through the rest', async () => {
+    const page = (n: number) =>
+      Array.from({ length: n === 3 ? 6 : 12 }, (_, index) =>
+        buildShopInstance({ id: `shop-${n}-${index}`, name: `Shop ${n}-${index}`, is_active: false }),
+      );
+    const fetchMock = mockFetch(({ url }) => {
+      if (!url.startsWith('/api/v1/shop_instances?')) return success([]);
+      const current = Number(new URL(url, 'http://test').searchParams.get('page'));
+      return jsonResponse(200, {
+        status: 'success',
+        data: { instances: page(current) },
+        // A year of play: 30 shops, 21 open, 640 items in all; this page holds 12 closed ones.
+        meta: { ...pageMeta(30, 12, current), total: 30, summary: { active: 21, inactive: 9, items: 640 } },
+      });
+    });
+    renderRoutes([{ path: '/shops/instances', element: <ShopInstancesPage /> }], '/shops/instances');
+    expect(await screen.findByRole('heading', { name: 'Shop 1-0' })).toBeInTheDocument();
+    const asked = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://test');
+    expect(asked.searchParams.get('per_page')).toBe('12');
+    expect(screen.getAllByTestId('shop-card')).toHaveLength(12);
+    expect(screen.getByTestId('summary-active')).toHaveTextContent('21');
+    expect(screen.getByTestId('summary-inactive')).toHaveTextContent('9');
+    expect(screen.getByTestId('summary-items')).toHaveTextContent('640');
+    await userEvent.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(await screen.findByRole('heading', { name: 'Shop 3-0' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('shop-card')).toHaveLength(6);
+    expect(screen.getByTestId('summary-active')).toHaveTextContent('21');
+  });
 });

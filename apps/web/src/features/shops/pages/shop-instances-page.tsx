@@ -26,7 +26,7 @@ import { RealtimeIndicator } from '../../realtime/components/realtime-indicator'
 import { usePartyInventoriesLive } from '../../realtime/hooks/use-party-inventories-live';
 import {
   defaultShopInstanceFilters,
-  SHOP_INVENTORY_PER_PAGE,
+  SHOPS_PER_PAGE,
   type ShopInstanceFilters,
   shopInstancesQuery,
   shopKeys,
@@ -85,9 +85,11 @@ const steps = [
 /** spec/02 §2 Shop instances page: summary, filters, grid, refresh, and a guide when there is nothing. */
 export function ShopInstancesPage() {
   usePageTitle('Shop Instances');
+  // A page of cards at a time (a year of play left a user with 120 shops); the summary is the server's,
+  // over all of them.
   const [filters, setFilters] = useState<ShopInstanceFilters>({
     ...defaultShopInstanceFilters,
-    perPage: SHOP_INVENTORY_PER_PAGE,
+    perPage: SHOPS_PER_PAGE,
   });
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
@@ -100,10 +102,13 @@ export function ShopInstancesPage() {
   const parties = useQuery(myActivePartiesQuery());
   const change = (next: Partial<ShopInstanceFilters>) =>
     setFilters((current) => ({ ...current, ...next, page: 1 }));
-  const known = query.data !== undefined;
   const instances = query.data?.instances ?? [];
-  const active = instances.filter((s) => s.is_active).length;
-  const totalItems = instances.reduce((sum, s) => sum + s.items_count, 0);
+  const summary = query.data?.summary;
+  const totalPages = query.data?.meta.total_pages ?? 1;
+  // A page emptied by shops deleted meanwhile gives way to the last one left.
+  useEffect(() => {
+    if (filters.page > totalPages) setFilters((current) => ({ ...current, page: totalPages }));
+  }, [filters.page, totalPages]);
   // Live like the party's own Shops tab: a shop deployed, stocked or closed in any of the user's parties
   // (one with no shop yet included) shows without a reload.
   const realtime = usePartyInventoriesLive(
@@ -142,19 +147,19 @@ export function ShopInstancesPage() {
       <SimpleGrid cols={{ base: 3 }} spacing="sm" aria-label="Summary">
         <SummaryCard
           label="Active"
-          value={known ? active : null}
+          value={summary?.active ?? null}
           loading={query.isPending}
           testId="summary-active"
         />
         <SummaryCard
           label="Inactive"
-          value={known ? instances.length - active : null}
+          value={summary?.inactive ?? null}
           loading={query.isPending}
           testId="summary-inactive"
         />
         <SummaryCard
           label="Total items"
-          value={known ? totalItems : null}
+          value={summary?.items ?? null}
           loading={query.isPending}
           testId="summary-items"
         />
@@ -268,11 +273,14 @@ export function ShopInstancesPage() {
               <ShopInstanceCard key={shop.id} shop={shop} headingOrder={2} />
             ))}
           </ShopGrid>
-          {(query.data?.meta.total_pages ?? 1) > 1 ? (
+          {totalPages > 1 ? (
             <Pagination
               value={filters.page}
               onChange={(page) => setFilters((current) => ({ ...current, page }))}
-              total={query.data?.meta.total_pages ?? 1}
+              total={totalPages}
+              siblings={1}
+              boundaries={1}
+              aria-label="Shop pages"
               style={{ alignSelf: 'center' }}
             />
           ) : null}
