@@ -399,8 +399,12 @@ export const lootTemplateListResponseSchema = z.object({
 
 const named = z.object({ id: z.string(), name: z.string() });
 
-/** spec/02 §3 Loot instance. */
-export const lootInstanceSchema = z.object({
+/**
+ * spec/02 §3 Loot instance, as the party's list shows it (spec/02 §2 loot card; §7: the detail has the
+ * container's item_instances): everything but its stacks, with what its card counts. A year of play put
+ * 200 piles in a party; their stacks in the list were 3.1 MB for 100.
+ */
+export const lootInstanceSummarySchema = z.object({
   id: z.string(),
   loot_template_id: z.string().nullable(),
   loot_template: named.nullable(),
@@ -417,8 +421,13 @@ export const lootInstanceSchema = z.object({
   claimed_by: z.array(named),
   distributed_at: z.string().nullable(),
   distribution_mode: z.enum(distributionModes).nullable(),
-  container: z.object({ id: z.string(), name: z.string(), item_instances: z.array(itemInstanceSchema) }),
+  container: z.object({ id: z.string(), name: z.string() }),
+  /** Its kinds of items (coins too). */
   items_count: z.number().int(),
+  /** Its items by the unit, coins left out (they are in `total_value_cp`), as a loot template counts them. */
+  item_units: z.number().int(),
+  /** Its coins by the piece (18 cp and 4 sp are 22). */
+  coin_units: z.number().int(),
   total_value_cp: z.number().int(),
   /** The GM: reveal, hide, edit, distribute, delete. */
   can_manage: z.boolean(),
@@ -427,11 +436,17 @@ export const lootInstanceSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+export type LootInstanceSummary = z.infer<typeof lootInstanceSummarySchema>;
+
+/** One loot with its stacks: GET loot_instances/{id} (spec/02 §7 "detail has container with item_instances"). */
+export const lootInstanceSchema = lootInstanceSummarySchema.extend({
+  container: z.object({ id: z.string(), name: z.string(), item_instances: z.array(itemInstanceSchema) }),
+});
 export type LootInstance = z.infer<typeof lootInstanceSchema>;
 
 export const lootInstanceListResponseSchema = z.object({
   status: z.literal('success'),
-  data: z.array(lootInstanceSchema),
+  data: z.array(lootInstanceSummarySchema),
   meta: pageMetaSchema,
 });
 

@@ -7,6 +7,7 @@ import {
   type ItemInstance,
   inventoryMessages,
   itemInstanceListQuerySchema,
+  type LootInstance,
   lootInstanceListQuerySchema,
   type Party,
   partyListQuerySchema,
@@ -390,7 +391,15 @@ export class DiscordInteractionsService {
     // Hidden loot never reaches a channel, not even when the GM asks: everyone in the channel may read it.
     const query = lootInstanceListQuerySchema.parse({ is_revealed: 'true', per_page: MAX_EMBEDS });
     const { data } = await this.#deps.loot.listForParty(user.id, party.id, query);
-    const revealed = data.filter((loot) => loot.is_revealed);
+    // The list sends no stacks (a party may hold hundreds of piles): the few shown are read whole, and one
+    // deleted or hidden meanwhile is left out.
+    const revealed = (
+      await Promise.all(
+        data
+          .filter((loot) => loot.is_revealed)
+          .map((loot) => this.#deps.loot.getInstance(user.id, loot.id).catch(() => null)),
+      )
+    ).filter((loot): loot is LootInstance => loot?.is_revealed === true);
     if (revealed.length === 0) return reply(`No revealed loot in **${plain(party.name)}**.`);
     const embeds = itemEmbeds(
       revealed.map((loot) => ({

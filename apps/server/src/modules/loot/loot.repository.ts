@@ -396,14 +396,17 @@ export const lootRepository = {
     }
     const where = and(...conditions);
     const [total] = await db.select({ n: count() }).from(lootInstances).where(where);
+    // One statement for the page, whatever its size: the loot, its party's and its template's names.
     const rows = await db
-      .select({ id: lootInstances.id })
+      .select({ loot: lootInstances, partyName: parties.name, templateName: lootTemplates.name })
       .from(lootInstances)
+      .innerJoin(parties, eq(parties.id, lootInstances.partyId))
+      .leftJoin(lootTemplates, eq(lootTemplates.id, lootInstances.lootTemplateId))
       .where(where)
       .orderBy(desc(lootInstances.createdAt), desc(lootInstances.id))
       .limit(f.perPage)
       .offset((f.page - 1) * f.perPage);
-    return { ids: rows.map((r) => r.id), total: total?.n ?? 0 };
+    return { rows, total: total?.n ?? 0 };
   },
 
   async insertInstance(db: Executor, values: typeof lootInstances.$inferInsert): Promise<LootInstanceRow> {
@@ -459,6 +462,40 @@ export const lootRepository = {
       .where(eq(containers.lootInstanceId, lootInstanceId))
       .limit(1);
     return row;
+  },
+
+  /** The container of each of these loots, by loot id (`containerOf` for many). */
+  async containersOf(db: Executor, lootInstanceIds: string[]) {
+    if (lootInstanceIds.length === 0) return new Map<string, typeof containers.$inferSelect>();
+    const rows = await db
+      .select()
+      .from(containers)
+      .where(inArray(containers.lootInstanceId, lootInstanceIds))
+      .orderBy(asc(containers.id));
+    const byLoot = new Map<string, typeof containers.$inferSelect>();
+    for (const row of rows)
+      if (row.lootInstanceId && !byLoot.has(row.lootInstanceId)) byLoot.set(row.lootInstanceId, row);
+    return byLoot;
+  },
+
+  /** The stacks of each of these containers with their templates, by container id. */
+  async stacksOf(db: Executor, containerIds: string[]) {
+    const byContainer = new Map<
+      string,
+      { instance: typeof itemInstances.$inferSelect; template: typeof itemTemplates.$inferSelect }[]
+    >();
+    if (containerIds.length === 0) return byContainer;
+    const rows = await db
+      .select({ instance: itemInstances, template: itemTemplates })
+      .from(itemInstances)
+      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+      .where(inArray(itemInstances.containerId, containerIds));
+    for (const row of rows) {
+      const list = byContainer.get(row.instance.containerId) ?? [];
+      list.push(row);
+      byContainer.set(row.instance.containerId, list);
+    }
+    return byContainer;
   },
 
   /** The stacks with their templates, in a fixed order (so a seeded random draw repeats exactly). */

@@ -7,12 +7,14 @@ import {
   copperValue,
   currencies,
   formatEnUs,
+  type ItemInstance,
   type LootClaim,
   type LootDistribute,
   type LootDistribution,
   type LootInstance,
   type LootInstanceCreate,
   type LootInstanceListQuery,
+  type LootInstanceSummary,
   type LootInstanceUpdate,
   type LootItem,
   type LootItemForm,
@@ -548,8 +550,20 @@ export class LootService {
     const container = await repo.containerOf(db, lootId);
     const stacks = container ? await repo.stacks(db, container.id) : [];
     const claimedBy = (await repo.claimedBy(db, [lootId])).get(lootId) ?? [];
-    const l = row.loot;
     const items = stacks.map((s) => toInstanceJson(s.instance, s.template));
+    const summary = this.#summaryJson(row, access, container ?? null, items, claimedBy);
+    return { ...summary, container: { ...summary.container, item_instances: items } };
+  }
+
+  /** A loot without its stacks: what a row of the party's list carries, and the detail too. */
+  #summaryJson(
+    row: { loot: LootInstanceRow; partyName: string; templateName: string | null },
+    access: policy.LootAccess,
+    container: { id: string; name: string } | null,
+    items: ItemInstance[],
+    claimedBy: { id: string; name: string }[],
+  ): LootInstanceSummary {
+    const l = row.loot;
     return {
       id: l.id,
       loot_template_id: l.lootTemplateId,
@@ -567,9 +581,12 @@ export class LootService {
       claimed_by: claimedBy,
       distributed_at: l.distributedAt?.toISOString() ?? null,
       distribution_mode: l.distributionMode,
-      container: { id: container?.id ?? '', name: container?.name ?? '', item_instances: items },
+      container: { id: container?.id ?? '', name: container?.name ?? '' },
       // Kinds of items, as a template counts its lines (non-stacking items are a stack each).
       items_count: new Set(items.map((i) => i.item_template_id)).size,
+      // By the unit, as the template's card counts them: coins apart, since they show as worth.
+      item_units: saturatingSum(items.filter((i) => i.item_template.coin === null).map((i) => i.quantity)),
+      coin_units: saturatingSum(items.filter((i) => i.item_template.coin !== null).map((i) => i.quantity)),
       // Each stack's worth is exact; their sum may pass the safe range (MAX_REPORTED_SUM) and saturates.
       total_value_cp: saturatingSum(items.map((i) => i.value_cp * i.quantity)),
       can_manage: access.isGm,
@@ -595,11 +612,14 @@ export class LootService {
     return { name: row.loot.name, isRevealed: row.loot.isRevealed };
   }
 
-  /** spec/02 §7 GET parties/{id}/loot_instances: every loot for the GM, revealed loot for the others. */
+  /**
+   * spec/02 §7 GET parties/{id}/loot_instances: every loot for the GM, revealed loot for the others, each
+   * without its stacks (the detail has them). A fixed number of statements, whatever the page's size.
+   */
   async listForParty(userId: string, partyId: string, query: LootInstanceListQuery) {
     const { party, access } = await this.#partyAccess(this.db, userId, partyId);
     if (!party || !access.isMember) throw AppError.notFound('Party not found.');
-    const { ids, total } = await repo.listInstances(this.db, {
+    const { rows, total } = await repo.listInstances(this.db, {
       partyId,
       revealedOnly: !access.isGm,
       page: query.page,
@@ -607,7 +627,20 @@ export class LootService {
       ...(query.is_revealed !== undefined ? { isRevealed: query.is_revealed } : {}),
       ...(query.search ? { search: query.search } : {}),
     });
-    const data = await Promise.all(ids.map((id) => this.#instanceJson(this.db, userId, id, { access })));
+    const ids = rows.map((r) => r.loot.id);
+    const containers = await repo.containersOf(this.db, ids);
+    const stacks = await repo.stacksOf(
+      this.db,
+      [...containers.values()].map((c) => c.id),
+    );
+    const claimed = await repo.claimedBy(this.db, ids);
+    const data = rows.map((r) => {
+      const container = containers.get(r.loot.id) ?? null;
+      const items = (container ? (stacks.get(container.id) ?? []) : []).map((s) =>
+        toInstanceJson(s.instance, s.template),
+      );
+      return this.#summaryJson(r, access, container, items, claimed.get(r.loot.id) ?? []);
+    });
     return { data, meta: pageMeta(query.page, query.per_page, total) };
   }
 

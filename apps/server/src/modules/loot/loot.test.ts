@@ -441,6 +441,29 @@ describe('who sees hidden loot', () => {
   });
 });
 
+describe('the party loot list', () => {
+  it('sends each loot without its stacks, with what its card counts, and the stacks from the loot itself', async () => {
+    const w = await world();
+    const listed = body<(LootInstance & { item_units: number; coin_units: number })[]>(
+      await callApi(ctx, 'GET', `/parties/${w.party.id}/loot_instances`, w.gm),
+    ).data;
+    const [row] = listed;
+    // 5 rope and 2 swords by the unit, 30 gp by the piece: "7 items and 30 coins" on the card.
+    expect(row).toMatchObject({
+      id: w.loot.id,
+      items_count: 3,
+      item_units: 7,
+      coin_units: 30,
+      total_value_cp: w.loot.total_value_cp,
+      container: { id: w.loot.container.id, name: w.loot.container.name },
+    });
+    expect(row?.container).not.toHaveProperty('item_instances');
+    const detail = body<LootInstance>(await get(w, w.gm)).data;
+    expect(detail.container.item_instances).toHaveLength(w.loot.container.item_instances.length);
+    expect(detail).toMatchObject({ item_units: 7, coin_units: 30 });
+  });
+});
+
 describe('the ledger keeps hidden loot from non-GMs', () => {
   it('in the party ledger, its CSV, one transaction and a character’s ledger, now and after hiding again', async () => {
     const w = await world();
