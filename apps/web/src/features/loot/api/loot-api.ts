@@ -4,6 +4,7 @@ import {
   type LootDistribution,
   type LootInstance,
   type LootInstanceCreate,
+  type LootInstanceSummary,
   type LootInstanceUpdate,
   type LootItem,
   type LootSourceType,
@@ -12,6 +13,7 @@ import {
   type LootTemplateUpdate,
   lootDistributionSchema,
   lootInstanceSchema,
+  lootInstanceSummarySchema,
   lootItemSchema,
   lootMessages,
   lootSummarySchema,
@@ -29,8 +31,19 @@ export const LOOT_TEMPLATES_STALE_MS = 5 * 60_000;
 export const PARTY_LOOT_STALE_MS = 30_000;
 export const LOOT_INSTANCE_STALE_MS = 30_000;
 export const LOOT_TEMPLATES_PER_PAGE = 12;
-/** spec/02 §9: loot inventories are treated as 100 per page. */
+/** spec/02 §9: loot inventories are treated as 100 per page (the workspace's loot picker offers as many). */
 export const LOOT_INVENTORY_PER_PAGE = 100;
+/** The party's Loot tab: four rows of its 1/2/3-column grid a page, as the party's Shops tab. */
+export const PARTY_LOOT_PER_PAGE = 12;
+
+/** The party Loot tab's search, revealed/hidden filter (the GM's) and page. */
+export interface PartyLootFilters {
+  search: string;
+  isRevealed: boolean | null;
+  page: number;
+}
+
+export const defaultPartyLootFilters: PartyLootFilters = { search: '', isRevealed: null, page: 1 };
 
 export type LootSort = 'name' | 'created_at' | 'updated_at' | 'value';
 
@@ -68,6 +81,9 @@ export const lootKeys = {
   template: (id: string) => [...lootKeys.templates(), 'detail', id] as const,
   instances: () => [...lootKeys.all, 'instances'] as const,
   partyLoot: (partyId: string) => [...lootKeys.instances(), 'party', partyId] as const,
+  /** Under the party's loot, so whatever refreshes the party's loot refreshes every page of the tab too. */
+  partyLootPage: (partyId: string, filters: PartyLootFilters) =>
+    [...lootKeys.partyLoot(partyId), 'page', filters] as const,
   instance: (id: string) => [...lootKeys.instances(), 'detail', id] as const,
   /** Under the party's loot, so whatever refreshes the Loot tab (a take, a distribution) refreshes it. */
   summary: (partyId: string) => [...lootKeys.partyLoot(partyId), 'summary'] as const,
@@ -227,24 +243,52 @@ export async function removeLootItem(templateId: string, itemId: string): Promis
 // ---- Loot instances --------------------------------------------------------------------------------
 
 export interface PartyLootPage {
-  instances: LootInstance[];
+  /** The loots without their stacks (a card shows their counts); `lootInstanceQuery` has the stacks. */
+  instances: LootInstanceSummary[];
   meta: PageMeta;
 }
 
-/** GET parties/{id}/loot_instances: all of it for the GM, revealed loot for the other members. */
+async function fetchPartyLoot(partyId: string, params: URLSearchParams, signal: AbortSignal) {
+  const { data, meta } = await apiRequest(`${API_V1}/parties/${partyId}/loot_instances?${params}`, {
+    schema: z.array(lootInstanceSummarySchema),
+    signal,
+    toast: false,
+  });
+  return { instances: data, meta: metaOf(meta, data.length) };
+}
+
+/**
+ * GET parties/{id}/loot_instances for the workspace's loot picker: up to 100, all of it for the GM, revealed
+ * loot for the other members. The party's Loot tab pages through them instead (`partyLootPageQuery`).
+ */
 export function partyLootQuery(partyId: string) {
   return queryOptions({
     queryKey: lootKeys.partyLoot(partyId),
-    queryFn: async ({ signal }): Promise<PartyLootPage> => {
-      const params = new URLSearchParams({ page: '1', per_page: String(LOOT_INVENTORY_PER_PAGE) });
-      const { data, meta } = await apiRequest(`${API_V1}/parties/${partyId}/loot_instances?${params}`, {
-        schema: z.array(lootInstanceSchema),
+    queryFn: ({ signal }): Promise<PartyLootPage> =>
+      fetchPartyLoot(
+        partyId,
+        new URLSearchParams({ page: '1', per_page: String(LOOT_INVENTORY_PER_PAGE) }),
         signal,
-        toast: false,
+      ),
+    staleTime: PARTY_LOOT_STALE_MS,
+  });
+}
+
+/** One page of the party's Loot tab, searched and filtered on the server (a year of play: 200 loots). */
+export function partyLootPageQuery(partyId: string, filters: PartyLootFilters) {
+  return queryOptions({
+    queryKey: lootKeys.partyLootPage(partyId, filters),
+    queryFn: ({ signal }): Promise<PartyLootPage> => {
+      const params = new URLSearchParams({
+        page: String(filters.page),
+        per_page: String(PARTY_LOOT_PER_PAGE),
       });
-      return { instances: data, meta: metaOf(meta, data.length) };
+      if (filters.search.trim()) params.set('search', filters.search.trim());
+      if (filters.isRevealed !== null) params.set('is_revealed', String(filters.isRevealed));
+      return fetchPartyLoot(partyId, params, signal);
     },
     staleTime: PARTY_LOOT_STALE_MS,
+    placeholderData: keepPreviousData,
   });
 }
 

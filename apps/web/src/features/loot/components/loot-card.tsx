@@ -1,4 +1,4 @@
-import { type LootInstance, lootMessages } from '@haversack/contracts';
+import { type LootInstanceSummary, lootMessages } from '@haversack/contracts';
 import {
   Badge,
   Button,
@@ -16,7 +16,7 @@ import { IconCoins, IconMapPin, IconSkull } from '@tabler/icons-react';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
 import { LootManageActions } from './loot-instance-actions';
-import { coinUnits, distributedLine, itemUnits, lootContentsLabel } from './loot-instance-format';
+import { distributedLine, lootContentsLabel } from './loot-instance-format';
 
 function Fact({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -60,7 +60,7 @@ export function RevealedBadge() {
 }
 
 /** Where the loot came from and where it lies: instance_data.location_name (spec/02 §2). */
-export function LootFacts({ loot }: { loot: Pick<LootInstance, 'source' | 'instance_data'> }) {
+export function LootFacts({ loot }: { loot: Pick<LootInstanceSummary, 'source' | 'instance_data'> }) {
   const location = loot.instance_data.location_name;
   if (!loot.source && !location) return null;
   return (
@@ -89,7 +89,7 @@ export function LootCard({
   manageable,
   onDeleted,
 }: {
-  loot: LootInstance;
+  loot: LootInstanceSummary;
   manageable: boolean;
   onDeleted?: () => void;
 }) {
@@ -126,13 +126,9 @@ export function LootCard({
             <LootFacts loot={loot} />
             <Group gap={6} wrap="nowrap">
               <IconCoins size={14} aria-hidden="true" />
-              {/* Units of items from the stacks themselves: the server's items_count counts kinds, coins too. */}
+              {/* Units, not the server's items_count (kinds, coins too); the list sends no stacks to count. */}
               <Text size="sm" data-testid="loot-card-contents">
-                {lootContentsLabel(
-                  itemUnits(loot.container.item_instances),
-                  loot.total_value_cp,
-                  coinUnits(loot.container.item_instances),
-                )}
+                {lootContentsLabel(loot.item_units, loot.total_value_cp, loot.coin_units)}
               </Text>
             </Group>
             {distributed ? (

@@ -1,4 +1,4 @@
-import type { Container, ItemInstance, LootInstance } from '@haversack/contracts';
+import type { Container, ItemInstance, LootInstance, LootInstanceSummary } from '@haversack/contracts';
 import { formatEnUs, lootMessages } from '@haversack/contracts';
 import { Alert, Anchor, Badge, Group, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -30,7 +30,7 @@ export function takeBlocker(loot: LootInstance, destinations: Container[]): stri
 }
 
 /** "Goblin Boss Hoard · Hidden · 3 items" for the source selector. */
-export function lootOptionLabel(loot: LootInstance): string {
+export function lootOptionLabel(loot: LootInstanceSummary): string {
   const items = `${formatEnUs(loot.items_count)} ${loot.items_count === 1 ? 'item' : 'items'}`;
   return [loot.name, loot.is_revealed ? null : lootMessages.hiddenBadge, items].filter(Boolean).join(' · ');
 }

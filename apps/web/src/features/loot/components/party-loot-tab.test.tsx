@@ -356,4 +356,58 @@ describe('PartyLootTab', () => {
     await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('heading', { name: 'Dusty Chest' })).toBeInTheDocument();
   });
+
+  it('pages through 200 loots 12 at a time, counts them, and searches and filters them on the server', async () => {
+    const user = userEvent.setup();
+    const asked: URLSearchParams[] = [];
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname !== '/api/v1/parties/party-1/loot_instances')
+        return failure(404, 'RESOURCE_NOT_FOUND', url);
+      asked.push(searchParams);
+      const page = Number(searchParams.get('page'));
+      const perPage = Number(searchParams.get('per_page'));
+      const filtered = searchParams.has('search') || searchParams.has('is_revealed');
+      const total = filtered ? 3 : 200;
+      const shown = Math.min(perPage, total - (page - 1) * perPage);
+      const hoards = Array.from({ length: shown }, (_, index) =>
+        buildLootInstance({ id: `loot-${page}-${index}`, name: `Hoard ${page}-${index}` }),
+      );
+      return jsonResponse(200, { status: 'success', data: hoards, meta: pageMeta(total, perPage, page) });
+    });
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    await waitFor(() => cardOf('Hoard 1-0'));
+    expect(asked[0]?.get('per_page')).toBe('12');
+    expect(screen.getAllByTestId('loot-card')).toHaveLength(12);
+    expect(screen.getByTestId('party-loot-count')).toHaveTextContent('Showing 1–12 of 200');
+    await user.click(screen.getByRole('button', { name: 'Page 17' }));
+    await waitFor(() => cardOf('Hoard 17-0'));
+    expect(screen.getAllByTestId('loot-card')).toHaveLength(8);
+    expect(screen.getByTestId('party-loot-count')).toHaveTextContent('Showing 193–200 of 200');
+
+    await user.type(screen.getByRole('textbox', { name: 'Search loot' }), 'crypt');
+    await waitFor(() => expect(asked.at(-1)?.get('search')).toBe('crypt'));
+    expect(asked.at(-1)?.get('page')).toBe('1');
+    await waitFor(() => expect(screen.getByTestId('party-loot-count')).toHaveTextContent('Showing 1–3 of 3'));
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Hidden' }));
+    await waitFor(() => expect(asked.at(-1)?.get('is_revealed')).toBe('false'));
+    expect(asked.at(-1)?.get('search')).toBe('crypt');
+  });
+
+  it('says when no loot matches the search, rather than that the party has none', async () => {
+    const user = userEvent.setup();
+    mockFetch(({ url }) => {
+      const { searchParams } = new URL(url, 'http://test');
+      const hoards = searchParams.has('search') ? [] : [revealedChest];
+      return jsonResponse(200, { status: 'success', data: hoards, meta: pageMeta(hoards.length, 12) });
+    });
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm={false} />);
+    await waitFor(() => cardOf('Dusty Chest'));
+    // Players see revealed loot only: no Hidden to filter by.
+    expect(screen.queryByRole('combobox', { name: 'Status' })).not.toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Search loot' }), 'dragon');
+    expect(await screen.findByText('No loot matches your search')).toBeInTheDocument();
+    expect(screen.queryByText('No loot instances in this party yet')).not.toBeInTheDocument();
+  });
 });

@@ -130,9 +130,12 @@ export function buildLootTemplate(overrides: Partial<LootTemplate> = {}): LootTe
   };
 }
 
-/** Loot deployed to a party; by default hidden, managed by me (the GM), holding 2 longswords. */
+/**
+ * Loot deployed to a party; by default hidden, managed by me (the GM), holding 2 longswords. Its item and
+ * coin units are counted from its stacks, as the server counts them, unless given.
+ */
 export function buildLootInstance(overrides: Partial<LootInstance> = {}): LootInstance {
-  return {
+  const loot: Omit<LootInstance, 'item_units' | 'coin_units'> = {
     id: 'loot-1',
     loot_template_id: 'loot-template-1',
     loot_template: { id: 'loot-template-1', name: 'Goblin Boss Hoard' },
@@ -177,6 +180,17 @@ export function buildLootInstance(overrides: Partial<LootInstance> = {}): LootIn
     created_at: now,
     updated_at: now,
     ...overrides,
+  };
+  const stacks = loot.container.item_instances;
+  const units = (coins: boolean) =>
+    stacks.reduce(
+      (sum, stack) => ((stack.item_template.coin !== null) === coins ? sum + stack.quantity : sum),
+      0,
+    );
+  return {
+    ...loot,
+    item_units: overrides.item_units ?? units(false),
+    coin_units: overrides.coin_units ?? units(true),
   };
 }
 
