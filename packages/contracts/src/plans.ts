@@ -228,7 +228,9 @@ export const usageResourceLabels: Record<UsageResource, { one: string; many: str
   loot_templates: { one: 'loot template', many: 'loot templates', action: 'create more' },
   // Closed shops keep their stock and count until deleted: "open" would promise what the limit does not.
   shop_instances: { one: 'deployed shop', many: 'deployed shops', action: 'deploy more' },
-  loot_instances: { one: 'loot instance', many: 'loot instances', action: 'deploy more' },
+  // The same "deployed" form as shops, with the noun the spec's Loot tab uses ("Manage loot instances for
+  // your party", spec/02 §2); spec/01 dictates no wording for limit messages.
+  loot_instances: { one: 'deployed loot instance', many: 'deployed loot instances', action: 'deploy more' },
 };
 
 export const featureLabels: Record<FeatureKey, string> = {
@@ -256,7 +258,7 @@ export function limitExceededMessage(
 ): string {
   const label = usageResourceLabels[resource];
   const allowance = `${limit} ${limit === 1 ? label.one : label.many}`;
-  // "allows 0 loot instances" reads as a miscount, and "does not include shop deployments a month" puts a
+  // "allows 0 deployed loot instances" reads as a miscount, and "does not include shop deployments a month" puts a
   // rate where a thing belongs: "allows no" reads right for both.
   if (limit === 0 && !sponsored) return `Your ${tierName} plan allows no ${label.many}. Upgrade to use them.`;
   if (sponsored)

@@ -44,7 +44,7 @@ describe('what this server offers', () => {
 describe('limitExceededMessage', () => {
   it('says a limit of none as "allows no", not as "allows 0", a monthly one included', () => {
     expect(limitExceededMessage('Free', 'loot_instances', 0)).toBe(
-      'Your Free plan allows no loot instances. Upgrade to use them.',
+      'Your Free plan allows no deployed loot instances. Upgrade to use them.',
     );
     expect(limitExceededMessage('Free', 'shop_deployments_monthly', 0)).toBe(
       'Your Free plan allows no shop deployments a month. Upgrade to use them.',
@@ -54,6 +54,18 @@ describe('limitExceededMessage', () => {
     );
     expect(limitExceededMessage('Hero', 'shop_instances', 0, true)).toContain(
       'Your sponsor’s Hero plan allows 0',
+    );
+  });
+
+  it('words deployed shops and deployed loot alike, loot by the spec’s own noun (spec/02 §2 Loot tab)', () => {
+    expect(limitExceededMessage('Hero', 'shop_instances', 25)).toBe(
+      'Your Hero plan allows 25 deployed shops. Upgrade to deploy more.',
+    );
+    expect(limitExceededMessage('Hero', 'loot_instances', 50)).toBe(
+      'Your Hero plan allows 50 deployed loot instances. Upgrade to deploy more.',
+    );
+    expect(limitExceededMessage('Adventurer', 'loot_instances', 1)).toBe(
+      'Your Adventurer plan allows 1 deployed loot instance. Upgrade to deploy more.',
     );
   });
 });
