@@ -1,19 +1,29 @@
 /** Where to go after signing in: only a path on this site, never back into the auth pages. */
 export const DEFAULT_AFTER_LOGIN = '/dashboard';
 
-export function safeRedirectTarget(value: string | null | undefined): string {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
-    return DEFAULT_AFTER_LOGIN;
-  }
+/**
+ * `value` as a path on this site (path, query and hash), or null: it must start with one '/' and still name
+ * this origin once the browser has resolved it (which drops tabs and newlines: '/\t/evil.example' is
+ * '//evil.example', another site).
+ */
+export function sameSitePath(value: string | null | undefined): string | null {
+  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
   try {
     const origin = window.location.origin;
     const url = new URL(value, origin);
-    if (url.origin !== origin) return DEFAULT_AFTER_LOGIN;
-    if (url.pathname === '/login' || url.pathname === '/register') return DEFAULT_AFTER_LOGIN;
+    if (url.origin !== origin) return null;
     return `${url.pathname}${url.search}${url.hash}`;
   } catch {
-    return DEFAULT_AFTER_LOGIN;
+    return null;
   }
+}
+
+export function safeRedirectTarget(value: string | null | undefined): string {
+  const path = sameSitePath(value);
+  if (path === null) return DEFAULT_AFTER_LOGIN;
+  const { pathname } = new URL(path, window.location.origin);
+  if (pathname === '/login' || pathname === '/register') return DEFAULT_AFTER_LOGIN;
+  return path;
 }
 
 /** spec/01 §2: the login URL that brings the user back to `pathWithQuery` afterwards. */

@@ -7,8 +7,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../test/fixtures';
 import { setAppNavigator } from './app-navigation';
 import { API_V1, apiRequest } from './http-client';
+import { sameSitePath } from './redirect';
 import { toast } from './toast';
-import { appPathOrNull, upgradePathFor } from './upgrade-link';
+import { upgradePathFor } from './upgrade-link';
 
 const limitMessage = 'Your Free plan allows 1 character. Upgrade to create more.';
 
@@ -104,16 +105,20 @@ describe('upgradePathFor', () => {
     expect(upgradePathFor(refused, '/parties/p1?tab=shops')).toBe(
       `/subscription/upgrade?${new URLSearchParams({ feature: 'shops_deployment', from: '/parties/p1?tab=shops' })}`,
     );
-    expect(appPathOrNull('/parties/p1?tab=shops')).toBe('/parties/p1?tab=shops');
+    expect(sameSitePath('/parties/p1?tab=shops')).toBe('/parties/p1?tab=shops');
     for (const elsewhere of [
       '//evil.example',
       '/\\evil.example',
+      // A browser drops tabs and newlines from a URL: each of these is '//evil.example' to it.
+      '/\t/evil.example/phish',
+      '/\n/evil.example',
+      '/\r/evil.example',
       'https://evil.example',
       'parties',
       '',
       null,
     ])
-      expect(appPathOrNull(elsewhere)).toBeNull();
+      expect(sameSitePath(elsewhere)).toBeNull();
   });
 
   it('leads a refusal naming something this server does not offer yet to the comparison, not an upgrade', () => {

@@ -1,5 +1,6 @@
 import { isLiveFeature, isLiveUsageResource } from '@haversack/contracts';
 import type { ApiError } from './http-client';
+import { sameSitePath } from './redirect';
 import { toast } from './toast';
 
 export const upgradeLinkLabel = 'See upgrade options';
@@ -29,22 +30,13 @@ export function upgradePathFor(error: PlanRefusal, from: string | null = null): 
 }
 
 /**
- * A page of this app to come back to, or null: a path with one leading '/' (not '//host' or '/\host',
- * which a browser would take for another site). What an upgrade's `from` may name.
- */
-export function appPathOrNull(path: string | null | undefined): string | null {
-  if (!path?.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return null;
-  return path;
-}
-
-/**
  * Where the user is now, for an upgrade to lead back to once bought: not the plan pages themselves, nor
  * the site's root (which only sends on to the dashboard).
  */
 export function currentPlace(): string | null {
   const { pathname, search } = window.location;
   if (pathname === '/' || pathname.startsWith('/subscription')) return null;
-  return appPathOrNull(`${pathname}${search}`);
+  return sameSitePath(`${pathname}${search}`);
 }
 
 /**

@@ -7,7 +7,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
-import { appPathOrNull } from '../../../lib/upgrade-link';
+import { sameSitePath } from '../../../lib/redirect';
 import { useAuthStore } from '../../../stores/auth-store';
 import { checkoutSessionQueryOptions, currentSubscriptionQueryOptions } from '../api/subscription-api';
 import { formatDate, formatPricePerMonth } from '../plan-text';
@@ -58,7 +58,7 @@ export function CheckoutSuccessPage() {
   const [searchParams] = useSearchParams();
   const sessionId = searchParams.get('session_id');
   // The page whose refusal led here (a deploy, a character more): the way back to it comes first.
-  const from = appPathOrNull(searchParams.get('from'));
+  const from = sameSitePath(searchParams.get('from'));
   const fromCheckout = sessionId !== null && sessionId !== '';
   const reference = checkoutReference(sessionId);
   // Only a checkout this server issued to the user is thanked for and its reference shown (review): a

@@ -25,7 +25,7 @@ import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { usePageTitle } from '../../../lib/page-title';
-import { appPathOrNull } from '../../../lib/upgrade-link';
+import { sameSitePath } from '../../../lib/redirect';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
   currentSubscriptionQueryOptions,
@@ -317,7 +317,7 @@ function UpgradeOptions({
   billingProvider: 'local' | 'stripe' | 'none';
 }) {
   const [searchParams] = useSearchParams();
-  const checkout = useCheckout(appPathOrNull(searchParams.get('from')), currentTier.identifier);
+  const checkout = useCheckout(sameSitePath(searchParams.get('from')), currentTier.identifier);
   const situation = describe(subject, tiers, currentTier, usage);
   const billingDisabled = billingProvider === 'none';
   const changesExisting = changesExistingSubscription(subscription, billingProvider);
