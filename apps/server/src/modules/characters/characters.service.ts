@@ -166,10 +166,15 @@ export class CharactersService {
     return visible ? { partyId: character.partyId } : undefined;
   }
 
-  async get(userId: string, id: string): Promise<Character> {
-    const view = await repo.view(this.db, id);
+  get(userId: string, id: string): Promise<Character> {
+    return this.#read(this.db, userId, id);
+  }
+
+  /** The character as `userId` may read it; a write reads its answer in its own transaction with it. */
+  async #read(db: Executor, userId: string, id: string): Promise<Character> {
+    const view = await repo.view(db, id);
     const member = view?.character.partyId
-      ? Boolean(await partiesRepository.membership(this.db, view.character.partyId, userId))
+      ? Boolean(await partiesRepository.membership(db, view.character.partyId, userId))
       : false;
     policy.assertReadable(view?.character, userId, member);
     if (!view) throw AppError.notFound('Character not found.');
@@ -270,7 +275,7 @@ export class CharactersService {
         },
       ];
       await ledgerRepository.record(tx, rows);
-      return { id: character.id, rows };
+      return { id: character.id, rows, answer: await this.#read(tx, actor.id, character.id) };
     });
     if (form.party_id)
       this.#announce(
@@ -281,7 +286,7 @@ export class CharactersService {
         created.id,
         created.rows,
       );
-    return this.get(actor.id, created.id);
+    return created.answer;
   }
 
   async update(actor: Actor, id: string, changes: CharacterUpdate): Promise<Character> {
@@ -369,6 +374,7 @@ export class CharactersService {
         name: changes.name ?? character.name,
         activity,
         settled,
+        answer: await this.#read(tx, actor.id, id),
       };
     });
     this.events.publish(moves.settled);
@@ -394,7 +400,7 @@ export class CharactersService {
     } else if (moves.after) {
       this.#announce(moves.after, actor, 'character_updated', `${actor.username} updated ${moves.name}`, id);
     }
-    return this.get(actor.id, id);
+    return moves.answer;
   }
 
   async delete(actor: Actor, id: string): Promise<void> {

@@ -138,22 +138,27 @@ export class ItemsService {
     };
   }
 
-  async get(userId: string, id: string): Promise<ItemTemplate> {
-    const view = await repo.view(this.db, id);
+  get(userId: string, id: string): Promise<ItemTemplate> {
+    return this.#read(this.db, userId, id);
+  }
+
+  /** The template as `userId` may read it; a write reads its answer in its own transaction with it. */
+  async #read(db: Executor, userId: string, id: string): Promise<ItemTemplate> {
+    const view = await repo.view(db, id);
     if (!view) throw AppError.notFound(itemTemplateMessages.notFound);
     policy.assertReadable(view.template, userId);
     // The count is every stack made from it, hidden loot and other groups' inventories included: its
     // author's to know (how far their homebrew went), nobody else's (a player would learn of hidden loot).
     if (view.template.creatorId !== userId) return toTemplateJson(view, userId);
-    return toTemplateJson(view, userId, await repo.countInstances(this.db, id));
+    return toTemplateJson(view, userId, await repo.countInstances(db, id));
   }
 
   tags(userId: string): Promise<ItemTemplateTag[]> {
     return repo.tags(this.db, userId);
   }
 
-  async create(actor: Actor, form: ItemTemplateForm): Promise<ItemTemplate> {
-    const id = await this.db.transaction(async (tx) => {
+  create(actor: Actor, form: ItemTemplateForm): Promise<ItemTemplate> {
+    return this.db.transaction(async (tx) => {
       await this.entitlements.requireLimit(tx, actor.id, 'item_templates');
       const template = await repo.insert(tx, {
         creatorId: actor.id,
@@ -168,14 +173,13 @@ export class ItemsService {
         metadata: { ...usersMetadata(form.metadata), currency: form.currency },
         tags: form.tags,
       });
-      return template.id;
+      return this.#read(tx, actor.id, template.id);
     });
-    return this.get(actor.id, id);
   }
 
   /** PUT and PATCH alike change only the fields sent; metadata is merged key by key. */
-  async update(actor: Actor, id: string, changes: ItemTemplateUpdate): Promise<ItemTemplate> {
-    await this.db.transaction(async (tx) => {
+  update(actor: Actor, id: string, changes: ItemTemplateUpdate): Promise<ItemTemplate> {
+    return this.db.transaction(async (tx) => {
       const template = await this.#ownedForUpdate(tx, actor.id, id);
       const currency = changes.currency ?? changes.metadata?.currency ?? template.currency;
       const values: Partial<ItemTemplateInsert> = {
@@ -251,8 +255,8 @@ export class ItemsService {
           throw new AppError('CONFLICT', message, { details: [{ field: 'item_template.weight', message }] });
         }
       }
+      return this.#read(tx, actor.id, id);
     });
-    return this.get(actor.id, id);
   }
 
   /** Soft delete: the template leaves every list, and the instances made from it keep it. */
@@ -264,8 +268,8 @@ export class ItemsService {
   }
 
   /** A private copy owned by the caller, of any template they can read (the catalogue included). */
-  async duplicate(actor: Actor, id: string): Promise<ItemTemplate> {
-    const copyId = await this.db.transaction(async (tx) => {
+  duplicate(actor: Actor, id: string): Promise<ItemTemplate> {
+    return this.db.transaction(async (tx) => {
       const source = await repo.find(tx, id);
       policy.assertReadable(source, actor.id);
       await this.entitlements.requireLimit(tx, actor.id, 'item_templates');
@@ -281,9 +285,8 @@ export class ItemsService {
         metadata: { ...source.metadata, duplicated_from: source.id },
         tags: source.tags,
       });
-      return copy.id;
+      return this.#read(tx, actor.id, copy.id);
     });
-    return this.get(actor.id, copyId);
   }
 
   async #ownedForUpdate(tx: Executor, userId: string, id: string): Promise<ItemTemplateRecord> {

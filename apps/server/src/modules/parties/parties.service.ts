@@ -81,6 +81,9 @@ export const partyNotices = {
     `${actor} deleted ${party}. Your characters left it with their gear.`,
 };
 
+/** Whom a hand-over gives the party to: their membership, locked. */
+type HandOverTarget = NonNullable<Awaited<ReturnType<typeof repo.lockHandOverTarget>>> & { userId: string };
+
 export class PartiesService {
   readonly #db: Database;
   readonly #entitlements: EntitlementService;
@@ -195,17 +198,22 @@ export class PartiesService {
     );
   }
 
-  async get(userId: string, partyId: string): Promise<Party> {
-    const party = await repo.findParty(this.#db, partyId);
-    const membership = party ? await repo.membership(this.#db, party.id, userId) : undefined;
+  get(userId: string, partyId: string): Promise<Party> {
+    return this.#read(this.#db, userId, partyId);
+  }
+
+  /** The party as `userId` sees it; a write reads its answer in its own transaction with it. */
+  async #read(db: Executor, userId: string, partyId: string): Promise<Party> {
+    const party = await repo.findParty(db, partyId);
+    const membership = party ? await repo.membership(db, party.id, userId) : undefined;
     policy.assertVisible(party, membership);
-    const [json] = await this.#toJson(this.#db, userId, [party]);
+    const [json] = await this.#toJson(db, userId, [party]);
     if (!json) throw AppError.notFound('Party not found.');
     return json;
   }
 
-  async create(userId: string, form: PartyForm): Promise<Party> {
-    const party = await this.#db.transaction(async (tx) => {
+  create(userId: string, form: PartyForm): Promise<Party> {
+    return this.#db.transaction(async (tx) => {
       await this.#entitlements.requireLimit(tx, userId, 'parties_created');
       const joinCode = form.join_permission === 'restricted' ? null : await this.#freshJoinCode(tx);
       const party = await repo.insertParty(tx, {
@@ -222,9 +230,8 @@ export class PartiesService {
       });
       await repo.insertMembership(tx, { partyId: party.id, userId, role: 'gm' });
       await this.#createStash(tx, party, userId);
-      return party;
+      return this.#read(tx, userId, party.id);
     });
-    return this.get(userId, party.id);
   }
 
   /** Issue 12: a new party starts with a stash for what the group shares (loot overflows into it too). */
@@ -253,7 +260,7 @@ export class PartiesService {
 
   async update(userId: string, partyId: string, changes: PartyUpdate): Promise<Party> {
     const told: string[] = [];
-    const handedOver = await this.#db.transaction(async (tx) => {
+    const { handedOver, answer } = await this.#db.transaction(async (tx) => {
       // Only a change of who may join changes the join code, a key (its unique index): the rest, hand-over
       // and archiving included, changes the party as a change holds it (see #gmContext).
       const { party } = await this.#gmContext(tx, partyId, userId, {
@@ -288,24 +295,10 @@ export class PartiesService {
             changes.is_archived ? 'party_archived' : 'party_unarchived',
           )),
         );
-      if (!successor) return null;
-      await this.#assertReceiverMayRun(tx, successor);
-      await repo.handOver(tx, party.id, { membershipId: successor.membership.id, userId: successor.userId });
-      const actor = await this.#ledgerActor(tx, userId);
-      told.push(
-        ...(await this.#notices.write(tx, [
-          {
-            userId: successor.userId,
-            actorId: userId,
-            kind: 'party_handed_over',
-            partyId: party.id,
-            partyName: updated.name,
-            message: roleNotices.handedOver(actor.username, updated.name),
-            link: noticeLinks.party(party.id, updated.name),
-          },
-        ])),
-      );
-      return { userId: successor.userId, username: successor.username, partyName: updated.name };
+      const handedOver = successor
+        ? await this.#handOver(tx, party.id, updated.name, successor, userId, told)
+        : null;
+      return { handedOver, answer: await this.#read(tx, userId, partyId) };
     });
     this.#notices.announce(told);
     const keys = Object.keys(changes);
@@ -329,7 +322,7 @@ export class PartiesService {
         },
       );
     }
-    return this.get(userId, partyId);
+    return answer;
   }
 
   /**
@@ -338,6 +331,34 @@ export class PartiesService {
    * other GM members are GMs of someone else's party. The caller holds the party's row lock, so of two
    * hand-overs at once the second sees the first's owner and is refused.
    */
+  /** The party goes to `successor`, who is told; what the announcement after the commit names. */
+  async #handOver(
+    tx: Executor,
+    partyId: string,
+    partyName: string,
+    successor: HandOverTarget,
+    userId: string,
+    told: string[],
+  ) {
+    await this.#assertReceiverMayRun(tx, successor);
+    await repo.handOver(tx, partyId, { membershipId: successor.membership.id, userId: successor.userId });
+    const actor = await this.#ledgerActor(tx, userId);
+    told.push(
+      ...(await this.#notices.write(tx, [
+        {
+          userId: successor.userId,
+          actorId: userId,
+          kind: 'party_handed_over',
+          partyId,
+          partyName,
+          message: roleNotices.handedOver(actor.username, partyName),
+          link: noticeLinks.party(partyId, partyName),
+        },
+      ])),
+    );
+    return { userId: successor.userId, username: successor.username, partyName };
+  }
+
   async #handOverTarget(tx: Executor, party: PartyRow, userId: string, targetUserId: string | undefined) {
     if (targetUserId === undefined || targetUserId === party.gameMasterId) return null;
     if (party.gameMasterId !== userId) throw new AppError('FORBIDDEN', partyMessages.handOverOwnerOnly);
@@ -577,22 +598,23 @@ export class PartiesService {
         throw new AppError('CONFLICT', partyMessages.alreadyMember);
       await this.#entitlements.requireLimit(tx, userId, 'parties_joined');
       await repo.insertMembership(tx, { partyId: party.id, userId, role: input.role_request });
-      return party;
+      return this.#read(tx, userId, party.id);
     });
     await this.#announce(party.id, userId, 'member_added', (name) => `${name} joined the party`, { userId });
-    return this.get(userId, party.id);
+    return party;
   }
 
   async regenerateJoinCode(userId: string, partyId: string): Promise<Party> {
-    await this.#db.transaction(async (tx) => {
+    const answer = await this.#db.transaction(async (tx) => {
       // `for update`: the join code is a key (its unique index), which the UPDATE changes.
       const { party } = await this.#gmContext(tx, partyId, userId, { lock: true });
       policy.assertNotArchived(party);
       if (party.joinPermission === 'restricted') throw new AppError('BAD_REQUEST', partyMessages.restricted);
       await repo.updateParty(tx, party.id, { joinCode: await this.#freshJoinCode(tx) });
+      return this.#read(tx, userId, partyId);
     });
     await this.#announce(partyId, userId, 'party_updated', (name) => `${name} made a new join code`);
-    return this.get(userId, partyId);
+    return answer;
   }
 
   async invite(
