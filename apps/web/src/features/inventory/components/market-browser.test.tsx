@@ -121,3 +121,56 @@ describe('MarketBrowser', () => {
     expect((picker as HTMLInputElement).value).toMatch(/^Saddlebag \(Brom\)/);
   });
 });
+
+describe('MarketBrowser: the results as a list', () => {
+  it('reads the templates found as a named list, a line a template with its own Add, and says it is loading', async () => {
+    let answer: (response: Response) => void = () => {};
+    mockFetch(({ url }) =>
+      url.includes('/search/items')
+        ? new Promise<Response>((resolve) => {
+            answer = resolve;
+          })
+        : success({ allowed: true, feature: 'party_collaboration' }),
+    );
+    renderWithProviders(
+      <DndContext>
+        <MarketBrowser
+          containers={[buildContainer()]}
+          defaultTargetId="container-1"
+          draggable={false}
+          onAdd={vi.fn()}
+        />
+      </DndContext>,
+    );
+    // While the search is on its way a screen reader hears so, politely (dnd-kit keeps a status of its own).
+    expect(await screen.findByText('Loading the marketplace')).toHaveAttribute('role', 'status');
+    answer(success([silver, arrows, longsword]));
+    const results = await screen.findByRole('list', { name: 'Marketplace items' });
+    const lines = within(results).getAllByRole('listitem');
+    expect(lines).toHaveLength(3);
+    expect(
+      within(lines[2] as HTMLElement).getByRole('button', { name: 'Add Longsword' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Loading the marketplace')).not.toBeInTheDocument();
+  });
+
+  it('says politely, not as an alert, that a search found nothing', async () => {
+    mockFetch(({ url }) =>
+      url.includes('/search/items')
+        ? success([])
+        : success({ allowed: true, feature: 'party_collaboration' }),
+    );
+    renderWithProviders(
+      <DndContext>
+        <MarketBrowser
+          containers={[buildContainer()]}
+          defaultTargetId="container-1"
+          draggable={false}
+          onAdd={vi.fn()}
+        />
+      </DndContext>,
+    );
+    expect(await screen.findByText('No items found.')).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

@@ -12,6 +12,7 @@ import {
   Stack,
   Text,
   TextInput,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -19,6 +20,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { listReset } from '../../../lib/list-reset';
 import { formatWeight } from '../../../lib/weight';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { templatePrice } from '../../items/components/template-summary';
@@ -181,10 +183,11 @@ export function MarketBrowser({
         />
       </Group>
       {query.isPending ? (
-        <Stack gap={6} aria-hidden="true" data-testid="market-loading">
+        <Stack gap={6} data-testid="market-loading">
+          <VisuallyHidden role="status">Loading the marketplace</VisuallyHidden>
           {Array.from({ length: 5 }, (_, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: static placeholder list
-            <Skeleton key={index} height={48} />
+            <Skeleton key={index} height={48} aria-hidden="true" />
           ))}
         </Stack>
       ) : query.isError ? (
@@ -195,19 +198,26 @@ export function MarketBrowser({
         />
       ) : query.data.templates.length === 0 ? (
         <Center py="xl">
-          <Text c="dimmed">{noItemsFound}</Text>
+          {/* The answer to what was typed: said politely, as a search's result is. */}
+          <Text c="dimmed" role="status">
+            {noItemsFound}
+          </Text>
         </Center>
       ) : (
         <Stack gap={6} data-testid="market-results">
-          {query.data.templates.map((template) => (
-            <TemplateRow
-              key={template.id}
-              template={template}
-              draggable={draggable}
-              canAdd={target !== null}
-              onAdd={() => target && onAdd(template, target)}
-            />
-          ))}
+          {/* A list, a line a template: a screen reader says how many were found and steps through them. */}
+          <Stack gap={6} component="ul" aria-label="Marketplace items" style={listReset}>
+            {query.data.templates.map((template) => (
+              <li key={template.id}>
+                <TemplateRow
+                  template={template}
+                  draggable={draggable}
+                  canAdd={target !== null}
+                  onAdd={() => target && onAdd(template, target)}
+                />
+              </li>
+            ))}
+          </Stack>
           {query.data.meta.total_pages > 1 ? (
             <Pagination
               value={page}

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
@@ -50,5 +50,29 @@ describe('MarketplaceResults: the Add to Container button', () => {
     const visible = button.textContent ?? '';
     expect(visible).toBe('Add to Container');
     expect(button.getAttribute('aria-label')?.startsWith(visible)).toBe(true);
+  });
+});
+
+describe('MarketplaceResults: the results as a list', () => {
+  it('reads the page of results as a list named by the page heading, a card an item, and says it is loading', async () => {
+    const templates = ['Rope', 'Lantern', 'Tent'].map((name) =>
+      buildLootItemTemplate({ id: `template-${name}`, name }),
+    );
+    let answer: (response: Response) => void = () => {};
+    mockFetch(
+      () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    renderRoutes([{ path: '/marketplace', element: <MarketplacePage /> }], '/marketplace');
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading the marketplace');
+    answer(jsonResponse(200, { status: 'success', data: templates, meta: pageMeta(3, 50) }));
+    const results = await screen.findByRole('list', { name: 'Marketplace' });
+    const cards = within(results).getAllByRole('listitem');
+    expect(cards).toHaveLength(3);
+    expect(
+      within(cards[1] as HTMLElement).getByRole('button', { name: 'Add to Container: Lantern' }),
+    ).toBeInTheDocument();
   });
 });

@@ -2,6 +2,7 @@ import type { ItemTemplate } from '@haversack/contracts';
 import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { memo } from 'react';
 import { Link } from 'react-router';
+import { listReset } from '../../../lib/list-reset';
 import { RarityBadge } from '../../inventory/components/item-look';
 import { rarityOf } from '../../inventory/lib/item-look';
 import { TemplateSummary } from '../../items/components/template-summary';
@@ -12,6 +13,8 @@ interface MarketplaceResultsProps {
   /** Where an item's page leads back to: this search, as its address holds it. */
   backTo: string;
   onAdd: (template: ItemTemplate) => void;
+  /** The id of the heading that names the list (the page's "Marketplace"). */
+  labelledBy?: string;
 }
 
 /**
@@ -22,11 +25,19 @@ export const MarketplaceResults = memo(function MarketplaceResults({
   templates,
   backTo,
   onAdd,
+  labelledBy,
 }: MarketplaceResultsProps) {
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="marketplace-results">
+    // A list, a card an item: a screen reader says how many are on the page and steps from card to card.
+    <SimpleGrid
+      cols={{ base: 1, sm: 2, lg: 3 }}
+      component="ul"
+      aria-labelledby={labelledBy}
+      style={listReset}
+      data-testid="marketplace-results"
+    >
       {templates.map((template) => (
-        <Paper key={template.id} withBorder p="md">
+        <Paper key={template.id} withBorder p="md" component="li">
           <Stack gap={6} h="100%" justify="space-between">
             <Stack gap={4}>
               <Group justify="space-between" wrap="nowrap" gap="xs">

@@ -11,11 +11,12 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
@@ -41,6 +42,7 @@ import {
 /** /marketplace: search public item templates and add them to one of my containers. */
 export function MarketplacePage() {
   usePageTitle('Marketplace');
+  const headingId = useId();
   const [params, setParams] = useSearchParams();
   const address = readMarketplaceAddress(params);
   // The fields answer each key at once; the address (and with it the search) follows 300 ms later.
@@ -103,7 +105,9 @@ export function MarketplacePage() {
   return (
     <Stack gap="lg">
       <Stack gap={4}>
-        <Title order={1}>Marketplace</Title>
+        <Title order={1} id={headingId}>
+          Marketplace
+        </Title>
         <Text c="dimmed">Public item templates from the SRD catalogue and other players.</Text>
       </Stack>
       <Paper withBorder p="md" component="section" aria-label="Filters">
@@ -186,10 +190,11 @@ export function MarketplacePage() {
         </SimpleGrid>
       </Paper>
       {query.isPending ? (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} aria-hidden="true">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+          <VisuallyHidden role="status">Loading the marketplace</VisuallyHidden>
           {Array.from({ length: 6 }, (_, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: static placeholder list
-            <Skeleton key={index} height={96} />
+            <Skeleton key={index} height={96} aria-hidden="true" />
           ))}
         </SimpleGrid>
       ) : query.isError && !query.data ? (
@@ -216,6 +221,7 @@ export function MarketplacePage() {
             {query.data.meta.total_count} {query.data.meta.total_count === 1 ? 'item' : 'items'}
           </Text>
           <MarketplaceResults
+            labelledBy={headingId}
             templates={query.data.templates}
             backTo={`/marketplace${params.size > 0 ? `?${params}` : ''}`}
             onAdd={setAdding}
