@@ -248,3 +248,17 @@ describe('LootTemplateInventoryPage', { timeout: 20_000 }, () => {
     expect(hidden).not.toHaveTextContent('cp');
   });
 });
+
+describe('LootTemplateInventoryPage: the lines as a list', { timeout: 20_000 }, () => {
+  it('reads the lines being edited as a list named "In this loot", a line an item with its own buttons', async () => {
+    serve([buildLootItem({ id: 'line-1', quantity: 2 }), buildCoinLootItem('gp', 250)]);
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const lines = await screen.findByRole('list', { name: 'In this loot' });
+    const [sword, coins] = within(lines).getAllByRole('listitem') as HTMLElement[];
+    expect(within(lines).getAllByRole('listitem')).toHaveLength(2);
+    expect(
+      within(sword as HTMLElement).getByRole('button', { name: 'Remove Longsword' }),
+    ).toBeInTheDocument();
+    expect(within(coins as HTMLElement).getByRole('button', { name: 'Remove gp coins' })).toBeInTheDocument();
+  });
+});

@@ -18,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { isRecordNotFound } from '../../../lib/http-client';
+import { listReset } from '../../../lib/list-reset';
 import { usePageTitle } from '../../../lib/page-title';
 import { lootTemplateQuery } from '../api/loot-api';
 import { AddLootCoinsForm, AddLootItemForm, LootItemRow } from '../components/loot-item-editor';
@@ -122,9 +123,18 @@ export function LootTemplateInventoryPage() {
               </Text>
             </Center>
           ) : (
-            <Stack gap="sm" data-testid="loot-item-rows">
+            // A list named by its heading, a line an item: a screen reader says how many and steps through.
+            <Stack
+              gap="sm"
+              component="ul"
+              aria-labelledby="loot-lines-heading"
+              style={listReset}
+              data-testid="loot-item-rows"
+            >
               {items.map((item) => (
-                <LootItemRow key={item.id} templateId={template.id} item={item} />
+                <li key={item.id}>
+                  <LootItemRow templateId={template.id} item={item} />
+                </li>
               ))}
             </Stack>
           )}

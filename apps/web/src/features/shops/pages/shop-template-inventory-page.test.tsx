@@ -208,3 +208,42 @@ describe('ShopTemplateInventoryPage', () => {
     expect(quantity).toHaveFocus();
   });
 });
+
+describe('ShopTemplateInventoryPage: the wares as a list', () => {
+  it('reads the wares being edited as a list named by the page heading, a line a ware with its own buttons', async () => {
+    serve();
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+    const heading = await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    const wares = screen.getByRole('list', { name: heading.textContent ?? '' });
+    const lines = within(wares).getAllByRole('listitem');
+    expect(lines).toHaveLength(3);
+    expect(
+      within(lines[1] as HTMLElement).getByRole('button', { name: 'Remove Backpack' }),
+    ).toBeInTheDocument();
+    expect(
+      within(lines[1] as HTMLElement).getByRole('button', { name: 'Save Backpack' }),
+    ).toBeInTheDocument();
+  });
+
+  it('reads another GM’s wares as a list too', async () => {
+    serve({ ...template, is_owner: false });
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+    const heading = await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    const wares = screen.getByRole('list', { name: heading.textContent ?? '' });
+    expect(
+      within(wares)
+        .getAllByRole('listitem')
+        .map((line) => line.textContent),
+    ).toEqual([
+      expect.stringContaining('Arrow'),
+      expect.stringContaining('Backpack'),
+      expect.stringContaining('Wand'),
+    ]);
+  });
+});

@@ -22,7 +22,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { noItemsFound } from '../../../components/empty-state';
@@ -31,6 +31,7 @@ import { templateLineName, UNTOLD_WORTH } from '../../../components/template-lin
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
 import { isApiError, isRecordNotFound } from '../../../lib/http-client';
 import { keepFocusInRow } from '../../../lib/keep-focus-in-row';
+import { listReset } from '../../../lib/list-reset';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
 import { usePhone } from '../../../lib/use-phone';
@@ -298,6 +299,7 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
 export function ShopTemplateInventoryPage() {
   const { id = '' } = useParams();
   const query = useQuery(shopTemplateQuery(id));
+  const headingId = useId();
   usePageTitle(query.data ? `${query.data.display_name} · Inventory` : 'Shop inventory');
   if (query.isPending) {
     return (
@@ -327,7 +329,9 @@ export function ShopTemplateInventoryPage() {
   return (
     <Stack gap="lg" maw={900}>
       <Stack gap={4}>
-        <Title order={1}>{template.display_name}: Inventory</Title>
+        <Title order={1} id={headingId}>
+          {template.display_name}: Inventory
+        </Title>
         <Text c="dimmed">
           What the shop sells when deployed. Prices come from each item's value × the buy modifier, unless you
           set a price of its own.
@@ -345,15 +349,18 @@ export function ShopTemplateInventoryPage() {
           <Text c="dimmed">This shop template has no items yet.</Text>
         </Center>
       ) : template.is_owner ? (
-        <Stack gap="sm" data-testid="shop-items">
+        // A list named by the page's heading, a line a ware: a screen reader says how many and steps through.
+        <Stack gap="sm" component="ul" aria-labelledby={headingId} style={listReset} data-testid="shop-items">
           {items.map((item) => (
-            <ShopItemRow key={item.id} templateId={template.id} item={item} />
+            <li key={item.id}>
+              <ShopItemRow templateId={template.id} item={item} />
+            </li>
           ))}
         </Stack>
       ) : (
-        <Stack gap={6} data-testid="shop-items">
+        <Stack gap={6} component="ul" aria-labelledby={headingId} style={listReset} data-testid="shop-items">
           {items.map((item) => (
-            <Paper key={item.id} withBorder p="xs">
+            <Paper key={item.id} withBorder p="xs" component="li">
               <Group justify="space-between">
                 <Text size="sm">{templateLineName(item.item_template)}</Text>
                 <Text size="sm" c="dimmed">
