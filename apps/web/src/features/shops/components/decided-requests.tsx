@@ -1,8 +1,9 @@
 import { formatEnUs, type ShopRequest, type ShopRequestStatus } from '@haversack/contracts';
-import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
+import { listReset } from '../../../lib/list-reset';
 import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { decidedRequestsQuery } from '../api/shop-requests-api';
 
@@ -20,7 +21,14 @@ const outcomes: Record<Exclude<ShopRequestStatus, 'pending'>, { label: string; c
 export function DecidedRequests({ shopId }: { shopId: string }) {
   const headingId = useId();
   const query = useQuery(decidedRequestsQuery(shopId));
-  if (query.isPending) return <Skeleton height={56} aria-label="Loading decided requests" />;
+  if (query.isPending) {
+    return (
+      <div>
+        <VisuallyHidden role="status">Loading decided requests</VisuallyHidden>
+        <Skeleton height={56} aria-hidden="true" />
+      </div>
+    );
+  }
   if (query.isError && !query.data) {
     return (
       <ErrorPanel
@@ -36,9 +44,11 @@ export function DecidedRequests({ shopId }: { shopId: string }) {
       <Title order={2} size="h5" id={headingId}>
         Decided lately
       </Title>
-      {query.data.map((request) => (
-        <DecidedRequestRow key={request.id} request={request} />
-      ))}
+      <Stack gap="xs" component="ul" aria-labelledby={headingId} style={listReset}>
+        {query.data.map((request) => (
+          <DecidedRequestRow key={request.id} request={request} />
+        ))}
+      </Stack>
     </Stack>
   );
 }
@@ -47,7 +57,7 @@ function DecidedRequestRow({ request }: { request: ShopRequest }) {
   const outcome = outcomes[request.status === 'pending' ? 'cancelled' : request.status];
   const when = request.decided_at ?? request.updated_at;
   return (
-    <Paper withBorder p="sm" data-testid="decided-request">
+    <Paper withBorder p="sm" component="li" data-testid="decided-request">
       <Stack gap={4}>
         <Group justify="space-between" align="flex-start" gap="xs">
           <Text fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>

@@ -194,3 +194,43 @@ describe('ShopRequestsPanel', () => {
     );
   }, 20_000);
 });
+
+describe('ShopRequestsPanel: the requests as lists', () => {
+  it('reads the waiting and the decided requests as named lists, a line a request, and says it is loading', async () => {
+    const rope = buildShopRequest({ id: 'request-2', item_name: 'Rope', quantity: 2, formatted: '2 gp' });
+    const shield = buildShopRequest({
+      id: 'request-3',
+      item_name: 'Shield',
+      status: 'declined',
+      decided_by: { id: 'user-gm', name: 'mira' },
+      decided_at: new Date().toISOString(),
+      can_decide: false,
+    });
+    let answer: (response: Response) => void = () => {};
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances/shop-1/requests' && searchParams.get('status') === 'pending')
+        return new Promise<Response>((resolve) => {
+          answer = resolve;
+        });
+      if (pathname === '/api/v1/shop_instances/shop-1/requests') return success([shield]);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading purchase requests');
+    answer(success([buildShopRequest(), rope]));
+    const waiting = await screen.findByRole('list', { name: 'Purchase requests' });
+    const lines = within(waiting).getAllByRole('listitem');
+    expect(lines).toHaveLength(2);
+    expect(
+      within(lines[1] as HTMLElement).getByRole('button', { name: 'Approve 2 × Rope for Pip Thistledown' }),
+    ).toBeInTheDocument();
+    const decided = await screen.findByRole('list', { name: 'Decided lately' });
+    expect(
+      within(decided)
+        .getAllByRole('listitem')
+        .map((line) => line.textContent),
+    ).toEqual([expect.stringContaining('Shield')]);
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  }, 20_000);
+});

@@ -1,10 +1,11 @@
 import { formatEnUs, type ShopRequest, shopMessages } from '@haversack/contracts';
-import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { isApiError } from '../../../lib/http-client';
+import { listReset } from '../../../lib/list-reset';
 import { toast } from '../../../lib/toast';
 import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
@@ -84,9 +85,11 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
   );
   if (query.isPending) {
     return (
-      <Stack gap="sm" aria-busy="true" aria-label="Loading purchase requests">
-        <Skeleton height={72} />
-        <Skeleton height={72} />
+      // Heard as a status: a label on a plain div is read by nobody.
+      <Stack gap="sm">
+        <VisuallyHidden role="status">Loading purchase requests</VisuallyHidden>
+        <Skeleton height={72} aria-hidden="true" />
+        <Skeleton height={72} aria-hidden="true" />
       </Stack>
     );
   }
@@ -114,9 +117,16 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
   const busy = (request: ShopRequest, decision: RequestDecision) =>
     decide.isPending && decide.variables?.request.id === request.id && decide.variables.decision === decision;
   return withDecided(
-    <Stack gap="sm" data-testid="shop-requests">
+    // A list, a line a request: a screen reader says how many wait and steps from one to the next.
+    <Stack
+      gap="sm"
+      component="ul"
+      aria-label="Purchase requests"
+      style={listReset}
+      data-testid="shop-requests"
+    >
       {query.data.map((request) => (
-        <Paper key={request.id} withBorder p="sm" data-testid="shop-request">
+        <Paper key={request.id} withBorder p="sm" component="li" data-testid="shop-request">
           <Stack gap={6}>
             <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
               <Stack gap={2} style={{ minWidth: 0 }}>

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
@@ -56,5 +56,38 @@ describe('ShopSalesLog', () => {
     mockFetch(() => jsonResponse(200, { status: 'success', data: { transactions: [] }, meta: meta(0) }));
     renderWithProviders(<ShopSalesLog shopId="shop-1" />);
     expect(await screen.findByTestId('sales-empty')).toHaveTextContent('No sales yet');
+  });
+});
+
+describe('ShopSalesLog: the trades as a list', () => {
+  it('reads the trades as a list named "Sales log", a line a trade, and says it is loading', async () => {
+    let answer: (response: Response) => void = () => {};
+    mockFetch(
+      () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    renderWithProviders(<ShopSalesLog shopId="shop-1" />);
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading the sales log');
+    answer(
+      jsonResponse(200, {
+        status: 'success',
+        data: {
+          transactions: [
+            row('purchase', 'Backpack', 1, 180, 'gm_marta'),
+            row('sale', 'Dagger', 1, 100, 'vex'),
+          ],
+        },
+        meta: meta(2),
+      }),
+    );
+    const log = await screen.findByRole('list', { name: 'Sales log' });
+    const trades = within(log).getAllByRole('listitem');
+    expect(trades.map((trade) => trade.textContent)).toEqual([
+      expect.stringContaining('Backpack'),
+      expect.stringContaining('Dagger'),
+    ]);
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 });

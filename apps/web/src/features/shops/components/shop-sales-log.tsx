@@ -1,9 +1,10 @@
 import { formatCopper, formatEnUs } from '@haversack/contracts';
-import { Badge, Group, Pagination, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Group, Pagination, Paper, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { listReset } from '../../../lib/list-reset';
 import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { shopSalesQuery } from '../api/shops-api';
 
@@ -14,10 +15,13 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
 
   if (query.isPending) {
     return (
-      <Stack gap="xs" aria-busy="true" aria-label="Loading the sales log">
-        <Skeleton height={48} />
-        <Skeleton height={48} />
-        <Skeleton height={48} />
+      // A label on a plain div is read by nobody: a status is heard, politely (not under aria-busy, which
+      // would hold a live region's news back until the busy part is done).
+      <Stack gap="xs">
+        <VisuallyHidden role="status">Loading the sales log</VisuallyHidden>
+        <Skeleton height={48} aria-hidden="true" />
+        <Skeleton height={48} aria-hidden="true" />
+        <Skeleton height={48} aria-hidden="true" />
       </Stack>
     );
   }
@@ -43,36 +47,40 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
   }
   return (
     <Stack gap="sm" data-testid="shop-sales">
-      {transactions.map((row) => (
-        <Paper key={row.id} withBorder p="sm" data-testid="shop-sale">
-          <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
-            <Stack gap={2} style={{ minWidth: 0 }}>
-              <Group gap={6}>
-                <Badge
-                  size="sm"
-                  variant="light"
-                  color={row.transaction_type === 'purchase' ? 'indigo' : 'grape'}
-                >
-                  {row.transaction_type === 'purchase' ? 'Bought' : 'Sold'}
-                </Badge>
-                <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                  {formatEnUs(row.quantity ?? 1)} × {row.transactable_data.name ?? 'Item'}
+      {/* A list, a line a trade, named as its tab is: a screen reader says how many and steps through. */}
+      <Stack gap="sm" component="ul" aria-label="Sales log" style={listReset}>
+        {transactions.map((row) => (
+          <Paper key={row.id} withBorder p="sm" component="li" data-testid="shop-sale">
+            <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+              <Stack gap={2} style={{ minWidth: 0 }}>
+                <Group gap={6}>
+                  <Badge
+                    size="sm"
+                    variant="light"
+                    color={row.transaction_type === 'purchase' ? 'indigo' : 'grape'}
+                  >
+                    {row.transaction_type === 'purchase' ? 'Bought' : 'Sold'}
+                  </Badge>
+                  <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                    {formatEnUs(row.quantity ?? 1)} × {row.transactable_data.name ?? 'Item'}
+                  </Text>
+                </Group>
+                <Text size="sm" c="dimmed">
+                  {/* The character who traded, and who acted (the GM, for an approved request). */}
+                  {[row.target_data.name, row.actor_data.name && `by ${row.actor_data.name}`]
+                    .filter(Boolean)
+                    .join(' · ')}{' '}
+                  ·{' '}
+                  <span title={absoluteTime(row.transaction_date)}>{relativeTime(row.transaction_date)}</span>
                 </Text>
-              </Group>
-              <Text size="sm" c="dimmed">
-                {/* The character who traded, and who acted (the GM, for an approved request). */}
-                {[row.target_data.name, row.actor_data.name && `by ${row.actor_data.name}`]
-                  .filter(Boolean)
-                  .join(' · ')}{' '}
-                · <span title={absoluteTime(row.transaction_date)}>{relativeTime(row.transaction_date)}</span>
+              </Stack>
+              <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+                {row.amount !== null ? formatCopper(row.amount) : '—'}
               </Text>
-            </Stack>
-            <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
-              {row.amount !== null ? formatCopper(row.amount) : '—'}
-            </Text>
-          </Group>
-        </Paper>
-      ))}
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
       {meta.total_pages > 1 ? (
         <Group justify="space-between" gap="sm">
           <Text size="sm" c="dimmed">
