@@ -380,3 +380,29 @@ describe('PartyMembersTab: the keyboard keeps its place (decisions: focus is nev
     );
   });
 });
+
+describe('PartyMembersTab: the members as a list', () => {
+  it('reads the members as a list named by the Members heading, a card a member, and says it is loading', async () => {
+    let answer: (response: Response) => void = () => {};
+    mockFetch(({ url }) =>
+      new URL(url, 'http://test').pathname === '/api/v1/parties/party-1/members'
+        ? new Promise<Response>((resolve) => {
+            answer = resolve;
+          })
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const party = buildParty({ is_gm: true, user_role: 'gm', member_count: 3 });
+    renderRoutes([{ path: '/', element: <PartyMembersTab party={party} /> }], '/');
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading members');
+    answer(success(members));
+    const list = await screen.findByRole('list', { name: 'Members (3)' });
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards.map((card) => card.textContent)).toEqual([
+      expect.stringContaining('gamemaster'),
+      expect.stringContaining('Brom'),
+      expect.stringContaining('Pip'),
+    ]);
+    expect(within(cards[1] as HTMLElement).getByRole('button', { name: 'Remove Brom' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+});

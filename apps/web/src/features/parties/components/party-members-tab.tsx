@@ -1,12 +1,25 @@
 import { type Party, type PartyMember, roleLabels } from '@haversack/contracts';
-import { Alert, Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { isApiError } from '../../../lib/http-client';
+import { listReset } from '../../../lib/list-reset';
 import { toast } from '../../../lib/toast';
 import { useStockFocus } from '../../../lib/use-stock-focus';
 import { useCurrentUser } from '../../../stores/auth-store';
@@ -49,6 +62,7 @@ export function PartyMembersTab({ party }: { party: Party }) {
   const query = useQuery(partyMembersQuery(party.id));
   const queryClient = useQueryClient();
   const me = useCurrentUser();
+  const headingId = useId();
   const [toRemove, setToRemove] = useState<PartyMember | null>(null);
   const [toReceive, setToReceive] = useState<PartyMember | null>(null);
   const [handOverError, setHandOverError] = useState<string | null>(null);
@@ -106,7 +120,7 @@ export function PartyMembersTab({ party }: { party: Party }) {
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={2} size="h3" ref={removeFocus.list} tabIndex={-1}>
+        <Title order={2} size="h3" ref={removeFocus.list} tabIndex={-1} id={headingId}>
           Members ({query.data?.length ?? party.member_count})
         </Title>
         {canLeave ? <LeavePartyButton party={party} /> : null}
@@ -134,7 +148,10 @@ export function PartyMembersTab({ party }: { party: Party }) {
         </Alert>
       ) : null}
       {query.isPending ? (
-        <TextSkeleton lines={4} />
+        <div>
+          <VisuallyHidden role="status">Loading members</VisuallyHidden>
+          <TextSkeleton lines={4} />
+        </div>
       ) : query.isError && !query.data ? (
         <ErrorPanel
           title="Failed to load members"
@@ -142,9 +159,17 @@ export function PartyMembersTab({ party }: { party: Party }) {
           onRetry={() => void query.refetch()}
         />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+        // A list named by the heading above it ("Members (3)"), a card a member: a screen reader says how
+        // many and steps from one to the next.
+        <SimpleGrid
+          cols={{ base: 1, sm: 2, lg: 3 }}
+          spacing="md"
+          component="ul"
+          aria-labelledby={headingId}
+          style={listReset}
+        >
           {query.data.map((member) => (
-            <Card key={member.id} withBorder padding="md" data-testid="member-card">
+            <Card key={member.id} withBorder padding="md" component="li" data-testid="member-card">
               <Stack gap="xs">
                 {/* A long name pushes the role below it rather than cutting "Game Master" short. */}
                 <Group justify="space-between" wrap="wrap" gap="xs">
