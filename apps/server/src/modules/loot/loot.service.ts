@@ -695,6 +695,24 @@ export class LootService {
         isPrimary: true,
       });
       const tag = lootTag(loot);
+      const lootContext = this.#lootContext(loot, container, party);
+      // The whole loot in a few statements, as a shop's stock (a 100-line template made 300 stacks and 100
+      // ledger rows one statement at a time): the lines' templates in one read, the stacks and the ledger
+      // rows in multi-row inserts. A template is on a loot template once (its unique index).
+      const items = await repo.lootItems(tx, [t.id], actor.id);
+      const templates = await inventoryRepository.templates(
+        tx,
+        items.map(({ item }) => item.itemTemplateId),
+      );
+      const lines = items.flatMap(({ item }) => {
+        const template = templates.get(item.itemTemplateId);
+        // A line whose item was deleted (or made private) since it was listed is left out, as the page says.
+        return template && canReadItemTemplate(template, actor.id)
+          ? [{ template, quantity: item.quantity }]
+          : [];
+      });
+      const stacks = await this.deps.moves.stockNew(tx, lootContext, lines);
+      // Every row as before, in the same order: the container's, then one per line.
       await record([
         {
           transactionType: 'container_creation',
@@ -709,23 +727,8 @@ export class LootService {
           summary: `${actor.username} deployed ${loot.name}`,
           ...tag,
         },
-      ]);
-      const lootContext = this.#lootContext(loot, container, party);
-      for (const { item } of await repo.lootItems(tx, [t.id], actor.id)) {
-        const template = await inventoryRepository.template(tx, item.itemTemplateId);
-        // A line whose item was deleted (or made private) since it was listed is left out, as the page says.
-        if (!template || !canReadItemTemplate(template, actor.id)) continue;
-        const created = await this.deps.moves.place(
-          tx,
-          lootContext,
-          template,
-          item.quantity,
-          {},
-          '',
-          template.weight,
-        );
-        await record([
-          {
+        ...lines.map(
+          ({ template, quantity }, line): LedgerEntry => ({
             transactionType: 'create',
             partyId: party.id,
             actorId: actor.id,
@@ -733,17 +736,17 @@ export class LootService {
             targetName: loot.name,
             targetId: loot.id,
             itemTemplateId: template.id,
-            itemInstanceId: created[0] ?? null,
+            itemInstanceId: stacks[line]?.[0] ?? null,
             itemName: template.name,
-            quantity: item.quantity,
+            quantity,
             destinationContainerId: container.id,
             destinationName: container.name,
             details: { reason: 'loot_deployment', loot_instance_id: loot.id },
-            summary: `${loot.name} holds ${formatEnUs(item.quantity)} × ${template.name}`,
+            summary: `${loot.name} holds ${formatEnUs(quantity)} × ${template.name}`,
             ...tag,
-          },
-        ]);
-      }
+          }),
+        ),
+      ]);
       // Hidden on deploy: only the GM hears of it (spec/02 §6).
       emit(
         this.#lootEvent(loot, 'loot_deployed', actor, `${actor.username} deployed ${loot.name}`, {
