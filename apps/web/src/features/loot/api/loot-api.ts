@@ -258,18 +258,32 @@ async function fetchPartyLoot(partyId: string, params: URLSearchParams, signal: 
 }
 
 /**
- * GET parties/{id}/loot_instances for the workspace's loot picker: up to 100, all of it for the GM, revealed
- * loot for the other members. The party's Loot tab pages through them instead (`partyLootPageQuery`).
+ * GET parties/{id}/loot_instances for the workspace's loot picker: every page of it, 100 a request, all of
+ * it for the GM, revealed loot for the other members (a GM of 120 loots could not choose past the 100th).
+ * The party's Loot tab pages through them instead (`partyLootPageQuery`).
  */
 export function partyLootQuery(partyId: string) {
   return queryOptions({
     queryKey: lootKeys.partyLoot(partyId),
-    queryFn: ({ signal }): Promise<PartyLootPage> =>
-      fetchPartyLoot(
-        partyId,
-        new URLSearchParams({ page: '1', per_page: String(LOOT_INVENTORY_PER_PAGE) }),
-        signal,
-      ),
+    queryFn: async ({ signal }): Promise<PartyLootPage> => {
+      const instances: LootInstanceSummary[] = [];
+      for (let page = 1; ; page++) {
+        const params = new URLSearchParams({ page: String(page), per_page: String(LOOT_INVENTORY_PER_PAGE) });
+        const answer = await fetchPartyLoot(partyId, params, signal);
+        instances.push(...answer.instances);
+        if (answer.instances.length === 0 || page >= answer.meta.total_pages) {
+          return {
+            instances,
+            meta: {
+              ...answer.meta,
+              current_page: 1,
+              total_pages: 1,
+              per_page: Math.max(instances.length, 1),
+            },
+          };
+        }
+      }
+    },
     staleTime: PARTY_LOOT_STALE_MS,
   });
 }

@@ -209,6 +209,48 @@ describe('LootSourceView', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Take Longsword to...' })).not.toBeInTheDocument();
   });
 
+  it('offers every loot of the party in its picker, the 101st too', async () => {
+    // A GM with 120 loots saw the first 100 (one page of the list) and could not pick the others.
+    const loots = Array.from({ length: 120 }, (_, index) =>
+      buildLootInstance({
+        id: `loot-${index + 1}`,
+        name: `Hoard ${index + 1}`,
+        is_revealed: true,
+        can_take: true,
+        items_count: 0,
+        container: { id: `loot-container-${index + 1}`, name: `Hoard ${index + 1}`, item_instances: [] },
+      }),
+    );
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === `/api/v1/parties/${partyId}/loot_instances`) {
+        const page = Number(searchParams.get('page') ?? 1);
+        const perPage = Number(searchParams.get('per_page') ?? 20);
+        return jsonResponse(200, {
+          status: 'success',
+          data: loots.slice((page - 1) * perPage, page * perPage),
+          meta: {
+            current_page: page,
+            total_pages: Math.ceil(loots.length / perPage),
+            total_count: loots.length,
+            per_page: perPage,
+          },
+        });
+      }
+      const found = loots.find((l) => pathname === `/api/v1/loot_instances/${l.id}`);
+      if (found) return success(found);
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const props = renderView({ lootId: 'loot-1' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('combobox', { name: 'Loot' }));
+    // By its text, not its role: naming 120 options by role takes seconds in jsdom.
+    const listbox = await screen.findByRole('listbox');
+    expect(listbox.querySelectorAll('[role="option"]')).toHaveLength(120);
+    await user.click(within(listbox).getByText('Hoard 101 · 0 items'));
+    expect(props.onSelect).toHaveBeenCalledWith('loot-101');
+  });
+
   it('shows an error with Try Again when the party’s loot cannot be loaded', async () => {
     const fetchMock = mockFetch(() => failure(500, 'INTERNAL_ERROR', 'Boom'));
     renderView();

@@ -356,17 +356,35 @@ export function shopInstancesQuery(filters: ShopInstanceFilters) {
 }
 
 /**
- * The shops of one party for the workspace's Shop picker: up to 100 (spec/02 §9), without their stock, fresh
- * for 60 s. The party's Shops tab pages through them instead (`partyShopsPageQuery`).
+ * Every page of a list of shops, of the largest size, as one page: a GM of 120 shops saw the first 100 in
+ * the workspace's picker and could not choose the others (as the characters' pickers, characters-api.ts).
+ */
+async function fetchEveryInstance(params: URLSearchParams, signal: AbortSignal): Promise<ShopInstancePage> {
+  const instances: ShopInstanceSummary[] = [];
+  for (let page = 1; ; page++) {
+    params.set('page', String(page));
+    params.set('per_page', String(SHOP_INVENTORY_PER_PAGE));
+    const answer = await fetchInstances(params, signal);
+    instances.push(...answer.instances);
+    if (answer.instances.length === 0 || page >= answer.meta.total_pages) {
+      return {
+        ...answer,
+        instances,
+        meta: { ...answer.meta, current_page: 1, total_pages: 1, per_page: Math.max(instances.length, 1) },
+      };
+    }
+  }
+}
+
+/**
+ * The shops of one party for the workspace's Shop picker: every one of them, 100 a request, without their
+ * stock, fresh for 60 s. The party's Shops tab pages through them instead (`partyShopsPageQuery`).
  */
 export function partyShopsQuery(partyId: string) {
   return queryOptions({
     queryKey: shopKeys.partyShops(partyId),
     queryFn: ({ signal }) =>
-      fetchInstances(
-        shopInstanceSearch({ ...defaultShopInstanceFilters, partyId, perPage: SHOP_INVENTORY_PER_PAGE }),
-        signal,
-      ),
+      fetchEveryInstance(shopInstanceSearch({ ...defaultShopInstanceFilters, partyId }), signal),
     staleTime: PARTY_SHOPS_STALE_MS,
   });
 }

@@ -216,3 +216,52 @@ describe('ShopSourceView with no shops in the party', () => {
     },
   );
 });
+
+describe('ShopSourceView with more shops than one page', () => {
+  it('offers every shop of the party in its picker, the 101st too', async () => {
+    // A GM with 120 shops saw the first 100 (one page of the list) and could not pick the others.
+    const shops = Array.from({ length: 120 }, (_, index) =>
+      buildShopInstance({ id: `shop-${index + 1}`, name: `Shop ${index + 1}` }),
+    );
+    const asked: string[] = [];
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/shop_instances') {
+        asked.push(searchParams.toString());
+        const page = Number(searchParams.get('page') ?? 1);
+        const perPage = Number(searchParams.get('per_page') ?? 20);
+        const instances = shops.slice((page - 1) * perPage, page * perPage);
+        return jsonResponse(200, {
+          status: 'success',
+          data: { instances },
+          meta: pageMeta(shops.length, perPage, page),
+        });
+      }
+      const found = shops.find((s) => pathname === `/api/v1/shop_instances/${s.id}`);
+      if (found) return success(found);
+      if (pathname === '/api/v1/characters') {
+        return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
+      }
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const onSelect = vi.fn();
+    renderWithProviders(
+      <ShopSourceView
+        partyId={shop.party_id}
+        shopId="shop-1"
+        onSelect={onSelect}
+        draggable
+        onTrade={() => undefined}
+      />,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('combobox', { name: 'Shop' }));
+    // By its text, not its role: naming 120 options by role takes seconds in jsdom.
+    const listbox = await screen.findByRole('listbox');
+    expect(listbox.querySelectorAll('[role="option"]')).toHaveLength(120);
+    await user.click(within(listbox).getByText(/^Shop 101 · /));
+    expect(onSelect).toHaveBeenCalledWith('shop-101');
+    // Each page asked of the party's shops alone.
+    expect(asked.every((search) => search.includes(`party_id=${shop.party_id}`))).toBe(true);
+  });
+});
