@@ -110,6 +110,8 @@ export interface AppDeps {
   stripeApi?: Pick<StripeOptions, 'host' | 'port' | 'protocol'>;
   /** REQUEST_TIMEOUT_MS unless given: tests wait a fraction of a second for a stalled request instead. */
   requestTimeoutMs?: number;
+  /** The prefix of the app's Redis channels (`haversack:`): tests keep theirs apart from parallel runs'. */
+  redisNamespace?: string;
 }
 
 /**
@@ -237,7 +239,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   // DESIGN §6: fan-out through Redis when REDIS_URL is set, in-process otherwise.
   const redisBroadcaster = config.redisUrl
-    ? await RedisBroadcaster.connect(config.redisUrl, app.log)
+    ? await RedisBroadcaster.connect(
+        config.redisUrl,
+        app.log,
+        deps.redisNamespace ? { namespace: deps.redisNamespace } : {},
+      )
     : undefined;
   const broadcaster = redisBroadcaster ?? new InProcessBroadcaster();
   const presence = redisBroadcaster ? new RedisPresence(redisBroadcaster.redis) : new InProcessPresence();

@@ -5,6 +5,15 @@ import { withoutPassword } from '../lib/redacted-url.js';
 
 type Handler = (message: unknown) => void;
 
+/** The streams whose broadcasts may have been missed, or `'all'` when it is not known which. */
+export type MissedStreams = readonly string[] | 'all';
+
+/**
+ * How many streams a process remembers failing to publish to before it stops counting and has every
+ * socket told to reconnect: the names of a busy outage's parties, not its events.
+ */
+export const MAX_MISSED_STREAMS = 500;
+
 /**
  * Fan-out of stream messages (DESIGN §6): in-process by default; through Redis pub/sub when REDIS_URL is
  * set, so that several server processes behind one address behave as one.
@@ -13,10 +22,12 @@ export interface Broadcaster {
   publish(stream: string, message: unknown): Promise<void>;
   subscribe(stream: string, handler: Handler): () => void;
   /**
-   * Calls `listener` whenever this process hears broadcasts again after a time it may have missed some
-   * (its Redis subscriber reconnected); never in-process, where nothing is missed. Returns how to stop.
+   * Calls `listener` whenever broadcasts may have been missed by the sockets of this process: `'all'` when
+   * its own Redis subscriber reconnected; the streams when a process (this one or another) could not
+   * publish to them and its publisher is back. Never in-process, where nothing is missed. Returns how to
+   * stop.
    */
-  onResumed(listener: () => void): () => void;
+  onResumed(listener: (missed: MissedStreams) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -63,7 +74,7 @@ export class InProcessBroadcaster implements Broadcaster {
     return () => void remove();
   }
 
-  onResumed(_listener: () => void) {
+  onResumed(_listener: (missed: MissedStreams) => void) {
     return () => {};
   }
 
@@ -74,15 +85,23 @@ export class RedisBroadcaster implements Broadcaster {
   readonly #publisher: Redis;
   readonly #subscriber: Redis;
   readonly #handlers = new StreamHandlers();
-  readonly #resumedListeners = new Set<() => void>();
-  readonly #prefix = 'haversack:stream:';
+  readonly #resumedListeners = new Set<(missed: MissedStreams) => void>();
+  readonly #prefix: string;
+  /** Where a process whose publisher is back names the streams it failed to publish to (every process listens). */
+  readonly #resyncChannel: string;
+  /** Streams whose publishes failed and that no resync notice has named yet. */
+  #unpublished: Set<string> | 'all' = new Set();
   readonly origin = randomUUID();
 
   /**
    * ioredis is loaded only when REDIS_URL is set: a single process never pays for it at start. A Redis that
    * cannot be reached at start stops the start, as a database that cannot be opened does.
    */
-  static async connect(url: string, log: FastifyBaseLogger, readyWithinMs = 10_000) {
+  static async connect(
+    url: string,
+    log: FastifyBaseLogger,
+    { readyWithinMs = 10_000, namespace = 'haversack:' }: { readyWithinMs?: number; namespace?: string } = {},
+  ) {
     const { Redis } = await import('ioredis');
     // No offline queue: while Redis is away a command fails at once, so a sign-in's rate limit lets it
     // through (as the limiters do on any Redis error) instead of waiting out the reconnects, 40–60 s.
@@ -100,12 +119,14 @@ export class RedisBroadcaster implements Broadcaster {
       const reason = error instanceof Error ? error.message || error.name : String(error);
       throw new Error(`cannot reach Redis at ${withoutPassword(url)}: ${reason}`);
     }
-    return new RedisBroadcaster(publisher, subscriber, log);
+    return new RedisBroadcaster(publisher, subscriber, log, namespace);
   }
 
-  private constructor(publisher: Redis, subscriber: Redis, log: FastifyBaseLogger) {
+  private constructor(publisher: Redis, subscriber: Redis, log: FastifyBaseLogger, namespace: string) {
     this.#publisher = publisher;
     this.#subscriber = subscriber;
+    this.#prefix = `${namespace}stream:`;
+    this.#resyncChannel = `${namespace}resync`;
     for (const [name, client] of [
       ['publisher', this.#publisher],
       ['subscriber', this.#subscriber],
@@ -133,9 +154,27 @@ export class RedisBroadcaster implements Broadcaster {
     this.#subscriber.on('ready', () => {
       if (!away) return;
       away = false;
-      for (const listener of this.#resumedListeners) listener();
+      this.#notifyResumed('all');
+    });
+    // What this process could not publish while its publisher was away is named, once it is back, to every
+    // process (this one included: its own sockets hear broadcasts only through Redis too).
+    this.#publisher.on('ready', () => void this.#announceUnpublished());
+    void this.#subscriber.subscribe(this.#resyncChannel).catch(() => {
+      // ioredis subscribes again as it reconnects.
     });
     this.#subscriber.on('message', (channel: string, raw: string) => {
+      if (channel === this.#resyncChannel) {
+        try {
+          const notice = JSON.parse(raw) as { streams?: unknown };
+          const streams = Array.isArray(notice.streams)
+            ? notice.streams.filter((stream): stream is string => typeof stream === 'string')
+            : undefined;
+          this.#notifyResumed(streams ?? 'all');
+        } catch (error) {
+          log.warn({ err: error }, 'dropped a malformed resync notice');
+        }
+        return;
+      }
       if (!channel.startsWith(this.#prefix)) return;
       try {
         this.#handlers.dispatch(channel.slice(this.#prefix.length), JSON.parse(raw));
@@ -146,7 +185,43 @@ export class RedisBroadcaster implements Broadcaster {
   }
 
   async publish(stream: string, message: unknown) {
-    await this.#publisher.publish(this.#prefix + stream, JSON.stringify(message));
+    try {
+      await this.#publisher.publish(this.#prefix + stream, JSON.stringify(message));
+    } catch (error) {
+      // The change itself is committed and answered (callers only log this); its watchers are told later.
+      this.#remember([stream]);
+      // A publish can fail while the connection stays up (a lost reply): no 'ready' would come to announce it.
+      if (this.#publisher.status === 'ready') void this.#announceUnpublished();
+      throw error;
+    }
+    if (this.#unpublished === 'all' || this.#unpublished.size > 0) void this.#announceUnpublished();
+  }
+
+  #remember(streams: MissedStreams) {
+    if (this.#unpublished === 'all') return;
+    if (streams === 'all') {
+      this.#unpublished = 'all';
+      return;
+    }
+    for (const stream of streams) this.#unpublished.add(stream);
+    if (this.#unpublished.size > MAX_MISSED_STREAMS) this.#unpublished = 'all';
+  }
+
+  /** Tells every process which streams this one failed to publish to; kept for the next try if it fails. */
+  async #announceUnpublished() {
+    const unpublished = this.#unpublished;
+    if (unpublished !== 'all' && unpublished.size === 0) return;
+    this.#unpublished = new Set();
+    const notice = unpublished === 'all' ? { all: true } : { streams: [...unpublished] };
+    try {
+      await this.#publisher.publish(this.#resyncChannel, JSON.stringify(notice));
+    } catch {
+      this.#remember(unpublished === 'all' ? 'all' : [...unpublished]);
+    }
+  }
+
+  #notifyResumed(missed: MissedStreams) {
+    for (const listener of this.#resumedListeners) listener(missed);
   }
 
   subscribe(stream: string, handler: Handler) {
@@ -157,7 +232,7 @@ export class RedisBroadcaster implements Broadcaster {
     };
   }
 
-  onResumed(listener: () => void) {
+  onResumed(listener: (missed: MissedStreams) => void) {
     this.#resumedListeners.add(listener);
     return () => void this.#resumedListeners.delete(listener);
   }

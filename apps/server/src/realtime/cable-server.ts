@@ -313,14 +313,6 @@ export const cablePlugin = fp(
       return true;
     };
 
-    // Broadcasts were missed while the Redis subscriber was away (changes made through other processes,
-    // sessions they ended): every socket is told to come back, as at a restart. A client refetches what
-    // its screens show when its channels are confirmed again (DESIGN §6), and a socket of an ended session
-    // is refused on its way back. The official client spreads its reconnects (apps/web lib/cable.ts).
-    stopResumed = options.broadcaster.onResumed(() => {
-      for (const connection of [...connections]) disconnect(connection.socket, 'server_restart', true);
-    });
-
     stopSessions = options.broadcaster.subscribe(SESSIONS_STREAM, (message) => {
       const ended = message as Partial<SessionsEndedMessage>;
       if (!Array.isArray(ended.session_ids)) return;
@@ -357,6 +349,24 @@ export const cablePlugin = fp(
         }
       };
     };
+
+    // Broadcasts were missed: all of them while this process's Redis subscriber was away (changes made
+    // through other processes, sessions they ended), or those of the streams a process could not publish
+    // to while its publisher was away. The sockets that follow them are told to come back, as at a restart.
+    // A client refetches what its screens show when its channels are confirmed again (DESIGN §6), and a
+    // socket of an ended session is refused on its way back (a missed SESSIONS_STREAM message may have
+    // ended any of them). The official client spreads its reconnects (apps/web lib/cable.ts).
+    stopResumed = options.broadcaster.onResumed((missed) => {
+      const affected =
+        missed === 'all' || missed.includes(SESSIONS_STREAM)
+          ? [...connections]
+          : new Set(
+              missed.flatMap((stream) =>
+                [...(streams.get(stream)?.subscriptions ?? [])].map(({ connection }) => connection),
+              ),
+            );
+      for (const connection of affected) disconnect(connection.socket, 'server_restart', true);
+    });
 
     /** What a member's own event does to their subscriptions; answers false when it ends them. */
     const applyToMember = (subscription: Subscription, message: BroadcastMessage) => {

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { healthSchema, successEnvelope } from '@haversack/contracts';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createUser } from '../test/factories.js';
+import { createParty, createUser } from '../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../test/helper.js';
 import { RedisRelay } from '../test/redis-relay.js';
 import { RedisBroadcaster } from './broadcaster.js';
@@ -95,6 +96,70 @@ describe('a Redis subscriber that comes back', () => {
       socket?.terminate();
       await app.close();
       await ownRelay.cut();
+    }
+  }, 60_000);
+});
+
+// Left open by the subscriber fix: a process whose PUBLISHER loses Redis while the others keep it makes
+// changes whose broadcasts never leave it, and the sockets of the other processes would show them stale
+// until a reload. Once its publisher is back, the sockets following what it failed to publish must hear
+// of it: here, told to reconnect (and so to refetch).
+describe('a Redis publisher that comes back', () => {
+  it('has the sockets of another process that follow what it could not publish told to reconnect', async () => {
+    // Both apps on their own channels, so that parallel runs on the same Redis never hear each other.
+    const redisNamespace = `haversack-test-${randomBytes(4).toString('hex')}:`;
+    const cutRelay = new RedisRelay(redis);
+    await cutRelay.open();
+    const first = await buildTestApp({
+      env: { REDIS_URL: `redis://127.0.0.1:${cutRelay.port}` },
+      redisNamespace,
+    });
+    const second = await buildTestApp({
+      env: { REDIS_URL: redis.toString() },
+      database: first.database,
+      jwtSecret: first.jwtSecret as string,
+      redisNamespace,
+    });
+    let socket: WebSocket | undefined;
+    try {
+      await second.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = second.app.server.address() as AddressInfo;
+      const gm = await createUser(first);
+      const party = await createParty(first, gm);
+      socket = new WebSocket(`ws://127.0.0.1:${port}/cable?token=${gm.token}`, ['actioncable-v1-json']);
+      const frames: Record<string, unknown>[] = [];
+      socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString())));
+      const identifier = JSON.stringify({ channel: 'PartyChannel', party_id: party.id });
+      socket.on('open', () => socket?.send(JSON.stringify({ command: 'subscribe', identifier })));
+      await expect
+        .poll(() => frames.some((f) => f.type === 'confirm_subscription'), { timeout: 5_000 })
+        .toBe(true);
+
+      await cutRelay.cut();
+      await expect.poll(() => redisHealth(first), { timeout: 10_000 }).toBe('unreachable');
+      // The write never waits on Redis, nor fails for it.
+      const renamed = await callApi(first, 'PATCH', `/parties/${party.id}`, gm, {
+        party: { name: 'Renamed offline' },
+      });
+      expect(renamed.statusCode).toBe(200);
+      await cutRelay.open();
+      await expect.poll(() => redisHealth(first), { timeout: 20_000 }).toBe('ok');
+      await expect
+        .poll(
+          () =>
+            frames.find(
+              (f) =>
+                f.type === 'disconnect' ||
+                (f.message as { action?: string } | undefined)?.action === 'party_updated',
+            ),
+          { timeout: 10_000 },
+        )
+        .toEqual({ type: 'disconnect', reason: 'server_restart', reconnect: true });
+    } finally {
+      socket?.terminate();
+      await second.close();
+      await first.close();
+      await cutRelay.cut();
     }
   }, 60_000);
 });

@@ -69,6 +69,8 @@ export async function buildTestApp(
     mailer?: Mailer;
     /** The server's secret: a restart keeps it (DATA_DIR/jwt-secret); a random one otherwise. */
     jwtSecret?: string;
+    /** The prefix of the app's Redis channels, shared by the apps of a test that act as one deployment. */
+    redisNamespace?: string;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-app-'));
@@ -96,6 +98,7 @@ export async function buildTestApp(
     ...(options.now ? { now: options.now } : {}),
     ...(options.stripeApi ? { stripeApi: options.stripeApi } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.redisNamespace ? { redisNamespace: options.redisNamespace } : {}),
   });
   await app.ready();
   return {
