@@ -107,8 +107,10 @@ describe('PartyCharactersTab', () => {
     expect(within(again).getByRole('button', { name: 'Cancel' })).toBeEnabled();
   });
 
-  it('shows every character of a party of 141, over the two pages the server serves them in', async () => {
-    const all = Array.from({ length: 141 }, (_, i) =>
+  it('shows every character of a party past one page of 100, over the two pages the server serves them in', async () => {
+    // 101 is the fewest that needs a second page (a GM of 141 saw 100: review "bigdata" §4); every card drawn
+    // is render time, so no more than that.
+    const all = Array.from({ length: 101 }, (_, i) =>
       buildCharacter({ id: `ch-${i}`, name: `NPC ${i}`, user_id: 'user-gm', party_id: 'party-1' }),
     );
     mockFetch(({ url }) => {
@@ -123,9 +125,9 @@ describe('PartyCharactersTab', () => {
       return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
     });
     renderRoutes([{ path: '/', element: <PartyCharactersTab party={buildParty()} /> }], '/');
-    expect(await screen.findByRole('heading', { name: 'Party Characters (141)' })).toBeInTheDocument();
-    expect(await screen.findByText('NPC 140', {}, { timeout: 10_000 })).toBeInTheDocument();
-    expect(screen.getAllByTestId('party-character-card')).toHaveLength(141);
+    expect(await screen.findByRole('heading', { name: 'Party Characters (101)' })).toBeInTheDocument();
+    expect(await screen.findByText('NPC 100', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getAllByTestId('party-character-card')).toHaveLength(101);
   }, 30_000);
 
   it('keeps a Game Master badge whole beside a very long character name', async () => {
