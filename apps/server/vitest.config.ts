@@ -45,6 +45,8 @@ export default defineProject({
         ]
       : ['**/node_modules/**', 'src/**/*.pg-redis.test.ts', 'src/**/*.pg.test.ts'],
     globalSetup: ['./src/test/global-setup.ts'],
+    // Lowers the password hash cost (see setPasswordHashCostForTests).
+    setupFiles: ['./src/test/setup.ts'],
     // A fresh process per file spent more CPU importing Fastify, drizzle and PGlite than most files spend
     // testing. Each file still builds its own app on its own cloned database and closes it; the server
     // keeps no module state that a file could leak into the next one.
