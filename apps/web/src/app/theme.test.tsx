@@ -4,7 +4,9 @@ import {
   defaultCssVariablesResolver,
   MantineProvider,
   Modal,
+  MultiSelect,
   mergeMantineTheme,
+  NativeSelect,
   NumberInput,
   Radio,
   Select,
@@ -188,5 +190,21 @@ describe('theme, dialogs', () => {
     expect(document.querySelector('.mantine-Modal-header')?.tagName).toBe('DIV');
     expect(document.querySelector('.mantine-Drawer-header')?.tagName).toBe('DIV');
     expect(document.querySelectorAll('header')).toHaveLength(1);
+  });
+});
+
+describe('theme, decorative icons', () => {
+  it('hides the chevrons of Select, MultiSelect and NativeSelect from screen readers, which read them as images', () => {
+    const { container } = render(
+      <MantineProvider env="test" theme={theme}>
+        <Select label="Rarity" data={['Rare']} />
+        <MultiSelect label="Tags" data={['Weapon']} />
+        <NativeSelect label="Sort" data={['Name']} />
+      </MantineProvider>,
+    );
+    const chevrons = container.querySelectorAll('svg');
+    expect(chevrons).toHaveLength(3);
+    for (const chevron of chevrons) expect(chevron).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.getByRole('combobox', { name: 'Rarity' })).toBeInTheDocument();
   });
 });

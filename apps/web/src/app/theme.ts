@@ -84,6 +84,9 @@ export const theme = createTheme({
       defaultProps: { withAsterisk: false, allowDeselect: false },
       styles: { input: { textOverflow: 'ellipsis' } },
     },
+    // The chevron of every Select, MultiSelect and NativeSelect is decoration: screen readers announced
+    // it as an unnamed image beside each field (screen review).
+    ComboboxChevron: { defaultProps: { 'aria-hidden': true } },
     // A long party name in a trail ("Shops / The Fellowship of …") wraps instead of widening the page.
     Breadcrumbs: {
       styles: {
