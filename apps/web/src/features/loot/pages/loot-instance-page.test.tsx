@@ -126,6 +126,14 @@ const buttonReady = (name: string) =>
 beforeEach(() => useUiStore.setState({ toasts: [] }));
 
 describe('LootInstancePage', { timeout: 20_000 }, () => {
+  it('puts its trail in a Breadcrumb landmark that ends at the loot, marked the current page', async () => {
+    mockLootPage(playerLoot);
+    renderPage();
+    const trail = await screen.findByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(trail).getByRole('link', { name: 'Parties' })).toHaveAttribute('href', '/parties');
+    expect(within(trail).getByText('Goblin Boss Hoard')).toHaveAttribute('aria-current', 'page');
+  });
+
   it('shows the loot: name, party, source, location, description, who claimed, and its items', async () => {
     mockLootPage(playerLoot);
     renderPage();

@@ -3,7 +3,6 @@ import {
   Alert,
   Anchor,
   Badge,
-  Breadcrumbs,
   Button,
   Group,
   Paper,
@@ -19,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { PageBreadcrumbs } from '../../../components/page-breadcrumbs';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { useFocusReturnOr } from '../../../lib/use-focus-return-or';
@@ -126,14 +126,13 @@ export function LootInstancePage() {
   const hasCharacter = !taker.isPending && taker.characters.length > 0;
   return (
     <Stack gap="md" maw={960}>
-      <Breadcrumbs>
-        <Anchor component={Link} to="/parties" size="sm">
-          Parties
-        </Anchor>
-        <Anchor component={Link} to={`/parties/${loot.party_id}`} size="sm">
-          {loot.party.name}
-        </Anchor>
-      </Breadcrumbs>
+      <PageBreadcrumbs
+        trail={[
+          { label: 'Parties', to: '/parties' },
+          { label: loot.party.name, to: `/parties/${loot.party_id}` },
+        ]}
+        current={loot.name}
+      />
       <Stack gap={6}>
         <Group gap="sm" align="center">
           <Title order={1} style={{ overflowWrap: 'anywhere' }}>

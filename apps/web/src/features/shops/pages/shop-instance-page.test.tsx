@@ -93,6 +93,14 @@ function renderPage() {
 
 // A shared, busy machine: the page chains the shop, my characters and their containers.
 describe('ShopInstancePage', { timeout: 20_000 }, () => {
+  it('puts its trail in a Breadcrumb landmark that ends at the shop, marked the current page', async () => {
+    mockShopPage();
+    renderPage();
+    const trail = await screen.findByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(trail).getByRole('link', { name: 'Shops' })).toHaveAttribute('href', '/shops/instances');
+    expect(within(trail).getByText(shop.name)).toHaveAttribute('aria-current', 'page');
+  });
+
   it.each([
     ['observer', 'Observers cannot trade in shops.'],
     ['player', 'You need a character in this party to trade here.'],

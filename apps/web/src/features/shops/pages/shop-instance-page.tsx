@@ -1,21 +1,10 @@
 import { partyMessages, shopLocationLabel, shopMessages } from '@haversack/contracts';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Breadcrumbs,
-  Group,
-  Skeleton,
-  Stack,
-  Tabs,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Badge, Group, Skeleton, Stack, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { PageBreadcrumbs } from '../../../components/page-breadcrumbs';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list';
 import { usePageTitle } from '../../../lib/page-title';
 import { partyQuery } from '../../parties/api/parties-api';
@@ -94,14 +83,13 @@ export function ShopInstancePage() {
   }
   return (
     <Stack gap="md" maw={960}>
-      <Breadcrumbs>
-        <Anchor component={Link} to="/shops/instances" size="sm">
-          Shops
-        </Anchor>
-        <Anchor component={Link} to={`/parties/${shop.party_id}`} size="sm">
-          {shop.party.name}
-        </Anchor>
-      </Breadcrumbs>
+      <PageBreadcrumbs
+        trail={[
+          { label: 'Shops', to: '/shops/instances' },
+          { label: shop.party.name, to: `/parties/${shop.party_id}` },
+        ]}
+        current={shop.name}
+      />
       <Stack gap={6}>
         <Group gap="sm" align="center">
           <Title order={1} style={{ overflowWrap: 'anywhere' }}>
