@@ -544,14 +544,14 @@ describe('TransactionHistory: one entry per action', () => {
 
     expect(purchase).toHaveTextContent('alice bought 2 × Dagger from Ironhand Forge for 4 gp');
     expect(purchase).not.toHaveTextContent('alice paid 4 × Gold piece');
-    expect(within(purchase).getByRole('button', { name: 'Show 1 more' })).toHaveAttribute(
+    expect(within(purchase).getByRole('button', { name: /^Show 1 more lines?:/ })).toHaveAttribute(
       'aria-expanded',
       'false',
     );
 
     expect(deployment).toHaveTextContent('newgm deployed Ironhand Forge with 10 kinds of items (55 items)');
     expect(within(deployment).queryByTestId('history-subrow')).not.toBeInTheDocument();
-    const more = within(deployment).getByRole('button', { name: 'Show 10 more' });
+    const more = within(deployment).getByRole('button', { name: /^Show 10 more lines?:/ });
     expect(more).toHaveAttribute('aria-expanded', 'false');
 
     // From the keyboard: the ten rows behind it open, and close again.
@@ -569,6 +569,24 @@ describe('TransactionHistory: one entry per action', () => {
     expect(within(deployment).queryByTestId('history-subrow')).not.toBeInTheDocument();
   });
 
+  it('names each Show more by the entry it opens, so that a list of them reads apart (WCAG 2.4.6)', async () => {
+    mockFetch(() => groupedResponse());
+    const user = userEvent.setup();
+    renderHistory(50);
+    await screen.findAllByTestId('history-row');
+    const more = screen.getAllByRole('button', { name: /^Show \d+ more/ });
+    expect(more.map((button) => button.getAttribute('aria-label'))).toEqual([
+      'Show 1 more line: alice bought 2 × Dagger from Ironhand Forge for 4 gp',
+      'Show 10 more lines: newgm deployed Ironhand Forge with 10 kinds of items (55 items)',
+    ]);
+    // The name starts with the words shown (WCAG 2.5.3), and closing says the same of the entry.
+    expect(more[1]).toHaveTextContent(/^Show 10 more$/);
+    await user.click(more[1] as HTMLElement);
+    expect(more[1]).toHaveAccessibleName(
+      'Show fewer lines: newgm deployed Ironhand Forge with 10 kinds of items (55 items)',
+    );
+  });
+
   it('badges a deployment by its action, "Shop deployed", not by its main row, "Container created"', async () => {
     mockFetch(() => groupedResponse());
     const user = userEvent.setup();
@@ -582,7 +600,7 @@ describe('TransactionHistory: one entry per action', () => {
     expect(deployment).not.toHaveTextContent('Container created');
     // An action without a kind keeps its main row's type; the rows behind keep their own.
     expect(badgeOf(purchase)).toBe('Purchase');
-    await user.click(within(deployment).getByRole('button', { name: 'Show 10 more' }));
+    await user.click(within(deployment).getByRole('button', { name: /^Show 10 more lines?:/ }));
     const [stocked] = within(deployment).getAllByTestId('history-subrow');
     expect(stocked && badgeOf(stocked)).toBe('Shop or loot stocked');
   });
@@ -688,7 +706,7 @@ describe('TransactionHistory: one entry per action', () => {
     expect(entry).toHaveTextContent('Shop or loot stocked');
     // The first row's own quantity is not the entry's: 55 items, not ×1.
     expect(within(entry).getAllByTestId('history-details')[0]).toHaveTextContent(/^by newgm$/);
-    await user.click(within(entry).getByRole('button', { name: 'Show 10 more' }));
+    await user.click(within(entry).getByRole('button', { name: /^Show 10 more lines?:/ }));
     const behind = within(entry).getAllByTestId('history-subrow');
     expect(behind).toHaveLength(10);
     expect(behind[0]).toHaveTextContent('Ironhand Forge stocked 1 × Ware 1');
@@ -733,7 +751,7 @@ describe('TransactionHistory: one entry per action', () => {
     const [arrival] = (await screen.findAllByTestId('history-row')) as [HTMLElement];
     expect(arrival.querySelector('.mantine-Badge-root')).toHaveTextContent(/^Joined the party$/);
     expect(arrival).toHaveTextContent('Nyx joined the party carrying 2 kinds of items (1,002 items)');
-    await user.click(within(arrival).getByRole('button', { name: 'Show 2 more' }));
+    await user.click(within(arrival).getByRole('button', { name: /^Show 2 more lines?:/ }));
     const [gold, rope] = within(arrival).getAllByTestId('history-subrow') as [HTMLElement, HTMLElement];
     expect(gold).toHaveTextContent('Nyx joined the party carrying 1000 × Gold piece');
     // The gear did not move: where it is, said once, not "Backpack (Nyx) → Backpack (Nyx)".

@@ -403,6 +403,13 @@ function TransactionRow({
                 )
               }
               onClick={() => setOpen((was) => !was)}
+              // Named by its entry: a page of them read as one "Show 10 more" after another (screen
+              // review); the name starts with the words shown (WCAG 2.5.3).
+              aria-label={
+                open
+                  ? `Show fewer lines: ${summary}`
+                  : `Show ${rest.length} more ${rest.length === 1 ? 'line' : 'lines'}: ${summary}`
+              }
             >
               {open ? 'Show fewer' : `Show ${rest.length} more`}
             </Button>

@@ -67,7 +67,7 @@ describe('AnnouncementBanners', { timeout: 30_000 }, () => {
     ]);
     const user = userEvent.setup();
     renderBanners();
-    await user.click(await screen.findByRole('button', { name: 'Show 2 more' }));
+    await user.click(await screen.findByRole('button', { name: 'Show 2 more announcements' }));
     await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(4));
     expect(
       screen
@@ -116,7 +116,7 @@ describe('AnnouncementBanners', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.getAllByTestId('announcement-banner')).toHaveLength(2));
     expect(titles()).toEqual(['Outage', 'Maintenance']);
 
-    const toggle = screen.getByRole('button', { name: 'Show 3 more' });
+    const toggle = screen.getByRole('button', { name: 'Show 3 more announcements' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     const controlled = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
     expect(controlled).not.toBeNull();
@@ -124,7 +124,7 @@ describe('AnnouncementBanners', { timeout: 30_000 }, () => {
     await user.keyboard('{Enter}');
     expect(titles()).toEqual(['Outage', 'Maintenance', 'Info three', 'Info two', 'Info one']);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    expect(toggle).toHaveAccessibleName('Show fewer');
+    expect(toggle).toHaveAccessibleName('Show fewer announcements');
     expect(within(controlled as HTMLElement).getAllByTestId('announcement-banner')).toHaveLength(3);
 
     await user.click(toggle);
@@ -133,7 +133,7 @@ describe('AnnouncementBanners', { timeout: 30_000 }, () => {
     // Closing a shown banner brings the next gravest into view.
     await user.click(dismissButton('Outage'));
     await waitFor(() => expect(titles()).toEqual(['Maintenance', 'Info three']));
-    expect(screen.getByRole('button', { name: 'Show 2 more' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Show 2 more announcements' })).toBeInTheDocument();
   });
 
   it('wraps a long title and body inside the banner, keeping its close button in view', async () => {

@@ -125,7 +125,10 @@ export function AnnouncementBanners() {
             aria-controls={restId}
             onClick={toggle}
           >
-            {expanded ? 'Show fewer' : `Show ${rest.length} more`}
+            {/* What it shows more of, not a bare "Show 2 more" beside other lists' (screen review). */}
+            {expanded
+              ? 'Show fewer announcements'
+              : `Show ${rest.length} more ${rest.length === 1 ? 'announcement' : 'announcements'}`}
           </Button>
         </>
       ) : null}
