@@ -399,3 +399,22 @@ describe('blank-looking names of an item and a token', () => {
     expect(shopTemplateFormSchema.safeParse({ ...shop, name_override: 'Ye Olde Shoppe' }).success).toBe(true);
   });
 });
+
+describe('invisible format characters in names', () => {
+  const parsedName = (name: string) => characterFormSchema.parse({ name }).name;
+
+  it('are taken out, so that "Thorin" with a zero-width space or soft hyphen is "Thorin"', () => {
+    expect(parsedName('Thorin\u200B')).toBe('Thorin');
+    expect(parsedName('Thor\u00ADin')).toBe('Thorin');
+    expect(parsedName('\uFEFFThorin\u2060 ')).toBe('Thorin');
+    expect(shopTemplateFormSchema.parse({ name: 'Heil\u200Btrank' }).name).toBe('Heiltrank');
+    expect(itemTemplateUpdateSchema.parse({ name: 'Heiltrank\u2060' }).name).toBe('Heiltrank');
+  });
+
+  it('keep the joiners scripts and emoji need, and refuse a name of nothing but invisible characters', () => {
+    expect(parsedName('می\u200Cخواهم')).toBe('می\u200Cخواهم');
+    expect(parsedName('क्\u200Dष')).toBe('क्\u200Dष');
+    expect(parsedName('🧙\u200D♀️ Mage')).toBe('🧙\u200D♀️ Mage');
+    expect(characterFormSchema.safeParse({ name: '\u200B\u00AD' }).success).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldMessages, isSafeText, unpairedSurrogate } from './text-rules.js';
+import { fieldMessages, isSafeText, unpairedSurrogate, withoutHiddenFormatCharacters } from './text-rules.js';
 
 /**
  * The building blocks every request schema uses for text, ids and free JSON, so that one rule holds at
@@ -80,12 +80,15 @@ export function text(params?: StringParams) {
 /**
  * A name (of a character, container, item, party, shop, loot, token): `text()` on one line. Names are
  * written into the ledger's sentences, its CSV rows and every list; a line break or tab there breaks them
- * all. Line breaks at either end are only spaces that `.trim()` takes away.
+ * all. Line breaks at either end are only spaces that `.trim()` takes away. Hidden format characters
+ * (a soft hyphen, a zero-width space) are taken out: two names that look the same are the same name.
  */
 export function nameText(params?: StringParams) {
-  return text(params).refine((value) => !/[\t\n\r\u2028\u2029]/.test(value.trim()), {
-    message: fieldMessages.multiLineName,
-  });
+  return text(params)
+    .overwrite(withoutHiddenFormatCharacters)
+    .refine((value) => !/[\t\n\r\u2028\u2029]/.test(value.trim()), {
+      message: fieldMessages.multiLineName,
+    });
 }
 
 /**

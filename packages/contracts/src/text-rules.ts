@@ -53,3 +53,21 @@ const invisibleCharacters =
 export function hasVisibleText(value: string): boolean {
   return value === '' || /[^\s\p{M}]/u.test(value.replace(invisibleCharacters, ''));
 }
+
+/**
+ * Format characters that only hide inside a name: the soft hyphen, zero-width space, word joiner and the
+ * invisible math operators, and the byte-order mark. "Thor\u00ADin" looks like "Thorin" and could not be
+ * told from it in a list, nor found by searching "thorin". The joiners (U+200C, U+200D) stay: Persian,
+ * Indic scripts and emoji sequences need them; so do the direction marks, which change how a name mixing
+ * right-to-left and left-to-right text shows.
+ */
+const hiddenFormatCharacters = /[\u00AD\u200B\u2060-\u2064\uFEFF]/gu;
+
+/**
+ * `value` without hidden format characters; unchanged when it has nothing else to show, so that a name of
+ * only such characters is refused as blank (hasVisibleText) rather than emptied into "no name".
+ */
+export function withoutHiddenFormatCharacters(value: string): string {
+  const stripped = value.replace(hiddenFormatCharacters, '');
+  return stripped === value || !hasVisibleText(stripped) || stripped.trim() === '' ? value : stripped;
+}
