@@ -6,6 +6,7 @@ import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
 import { parties } from '../../db/schema/parties.js';
+import { foldedRegex } from '../../lib/search-fold.js';
 
 export type CharacterRow = typeof characters.$inferSelect;
 
@@ -143,12 +144,12 @@ export const charactersRepository = {
       filter.partyId ? eq(characters.partyId, filter.partyId) : eq(characters.userId, filter.userId),
     ];
     if (filter.search) {
-      const pattern = `%${escapeLike(filter.search)}%`;
+      const pattern = foldedRegex(filter.search);
       conditions.push(
         or(
-          ilike(characters.name, pattern),
-          ilike(characters.race, pattern),
-          ilike(characters.characterClass, pattern),
+          sql`${characters.name} ~ ${pattern}`,
+          sql`${characters.race} ~ ${pattern}`,
+          sql`${characters.characterClass} ~ ${pattern}`,
         ),
       );
     }

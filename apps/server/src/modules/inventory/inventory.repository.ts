@@ -22,6 +22,7 @@ import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { statementName } from '../../db/statements.js';
+import { foldedRegex } from '../../lib/search-fold.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import {
   contextForItemsStatement,
@@ -156,7 +157,7 @@ const containerPageStatements = new Map<string, DirectStatement & { params: unkn
  * template's tags ("potion" finds the Oil of Etherealness tagged potion), each as a substring.
  */
 function itemSearch(pattern: SQLWrapper): SQL {
-  return sql`(${itemTemplates.name} ilike ${pattern} or ${itemInstances.instanceData}->>'name_override' ilike ${pattern} or ${itemInstances.notes} ilike ${pattern} or exists (select 1 from unnest(${itemTemplates.tags}) as tag where tag ilike ${pattern}))`;
+  return sql`(${itemTemplates.name} ~ ${pattern} or ${itemInstances.instanceData}->>'name_override' ~ ${pattern} or ${itemInstances.notes} ~ ${pattern} or exists (select 1 from unnest(${itemTemplates.tags}) as tag where tag ~ ${pattern}))`;
 }
 
 function isDatabase(db: Executor): db is Database {
@@ -215,7 +216,7 @@ async function containerPage(db: Database, containerId: string, filter: ItemFilt
   const statement = containerPageStatement(db, filter);
   const params = fillPlaceholders(statement.params, {
     containerId,
-    pattern: filter.search === undefined ? undefined : `%${escapeLike(filter.search)}%`,
+    pattern: filter.search === undefined ? undefined : foldedRegex(filter.search),
     rarity: filter.rarity === undefined ? undefined : escapeLike(filter.rarity),
     minValueCp: filter.minValueCp,
     maxValueCp: filter.maxValueCp,
@@ -804,7 +805,7 @@ export const inventoryRepository = {
         : sql`${itemInstances.containerId} in (select ${containers.id} from ${containers} where ${containerScopeCondition(scope)})`,
     ];
     if (filter.search) {
-      conditions.push(itemSearch(sql`${`%${escapeLike(filter.search)}%`}`));
+      conditions.push(itemSearch(sql`${foldedRegex(filter.search)}`));
     }
     if (filter.rarity)
       conditions.push(ilike(sql`${itemTemplates.metadata}->>'rarity'`, escapeLike(filter.rarity)));

@@ -7,7 +7,6 @@ import {
   desc,
   eq,
   gte,
-  ilike,
   isNotNull,
   isNull,
   lte,
@@ -26,6 +25,7 @@ import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootInstances } from '../../db/schema/loot.js';
 import { parties } from '../../db/schema/parties.js';
 import { shopInstances } from '../../db/schema/shops.js';
+import { foldedMatch } from '../../lib/search-fold.js';
 import { unitWeight } from '../inventory/inventory.repository.js';
 import type { SystemTemplate } from './items.catalogue.js';
 
@@ -35,10 +35,6 @@ export type ItemTemplateInsert = typeof itemTemplates.$inferInsert;
 export interface ItemTemplateView {
   template: ItemTemplateRecord;
   creatorName: string | null;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** The copper in one coin of the row's currency. */
@@ -204,22 +200,21 @@ function ordered(column: SQL | typeof itemTemplates.name, direction: 'asc' | 'de
  * ("Gold" in "Gold piece", not in "Golden Lions"); the start of the name; the start of its words ("heal" in
  * "Potion of Healing"); anywhere in it; elsewhere (description, tags), ranked by ts_rank alone.
  */
-function spellingQuery(spelling: string): { query: SQL; contains: string; tier: SQL } {
+function spellingQuery(spelling: string): { query: SQL; contains: SQL; tier: SQL } {
   const words = spelling.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const namePrefixes = words.map((word) => `${word}:*A`).join(' & ');
   const query = namePrefixes
     ? sql`(websearch_to_tsquery('english', ${spelling}) || to_tsquery('simple', ${namePrefixes}))`
     : sql`websearch_to_tsquery('english', ${spelling})`;
   const name = itemTemplates.name;
-  const term = escapeLike(spelling);
-  const prefix = `${term}%`;
-  const contains = `%${term}%`;
+  // Without case or accents (lib/search-fold): "epee" meets "Épée" as "Épée" would.
+  const contains = foldedMatch(name, spelling);
   const tier = sql`(case
-        when lower(${name}) = lower(${spelling}) then 5
-        when ${name} ilike ${`${term} %`} or ${name} ilike ${`${term},%`} then 4
-        when ${name} ilike ${prefix} then 3
+        when ${foldedMatch(name, spelling, 'whole')} then 5
+        when ${foldedMatch(name, `${spelling} `, 'start')} or ${foldedMatch(name, `${spelling},`, 'start')} then 4
+        when ${foldedMatch(name, spelling, 'start')} then 3
         when ${namePrefixes ? sql`${itemTemplates.searchVector} @@ to_tsquery('simple', ${namePrefixes})` : sql`false`} then 2
-        when ${name} ilike ${contains} then 1
+        when ${contains} then 1
         else 0 end)`;
   return { query, contains, tier };
 }
@@ -383,12 +378,11 @@ export const itemsRepository = {
   async list(db: Executor, filter: ListFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
     const conditions: (SQL | undefined)[] = [isNull(itemTemplates.deletedAt), scopeCondition(filter.scope)];
     if (filter.search) {
-      const pattern = `%${escapeLike(filter.search)}%`;
       conditions.push(
         or(
-          ilike(itemTemplates.name, pattern),
-          ilike(itemTemplates.description, pattern),
-          sql`array_to_string(${itemTemplates.tags}, ' ') ilike ${pattern}`,
+          foldedMatch(itemTemplates.name, filter.search),
+          foldedMatch(itemTemplates.description, filter.search),
+          foldedMatch(sql`array_to_string(${itemTemplates.tags}, ' ')`, filter.search),
         ),
       );
     }
@@ -431,10 +425,7 @@ export const itemsRepository = {
         sql` || `,
       )})`;
       conditions.push(
-        or(
-          sql`${itemTemplates.searchVector} @@ ${query}`,
-          ...spellings.map((spelling) => ilike(itemTemplates.name, spelling.contains)),
-        ),
+        or(sql`${itemTemplates.searchVector} @@ ${query}`, ...spellings.map((spelling) => spelling.contains)),
       );
       const tier = sql`greatest(${sql.join(
         spellings.map((spelling) => spelling.tier),

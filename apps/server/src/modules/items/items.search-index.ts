@@ -3,6 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { itemTemplates } from '../../db/schema/items.js';
+import { foldForSearch } from '../../lib/search-fold.js';
 import {
   type ItemTemplateView,
   itemsRepository,
@@ -26,6 +27,8 @@ type Positions = number[];
 interface Entry {
   view: ItemTemplateView;
   nameLower: string;
+  /** The name as searches compare it (lib/search-fold): no case, no accents. */
+  nameFolded: string;
   /** The name's length as PostgreSQL's length() counts it: in characters, not UTF-16 units. */
   nameLength: number;
   /** NaN for a template marked `priced: false`: no value range holds it, and value orders put it last. */
@@ -337,7 +340,7 @@ type SortKey = 'name' | 'value' | 'weight';
 
 const GENERATION = sql`select n::text as generation from item_template_generation where id = 1`;
 
-/** The mark of an entry whose lower-case name holds the term or one of its spellings. */
+/** The mark of an entry whose folded name holds the term or one of its spellings. */
 const NAME_MATCH = 2;
 
 /** The entries holding one lexeme, with their positions and the weights they carry (a 1 << weight mask). */
@@ -383,7 +386,7 @@ export class TemplateSearchIndex {
   #postings = new Map<string, Posting>();
   #columns: Columns = { valueCp: new Float64Array(0), weight: new Float64Array(0) };
   #lexemes: string[] = [];
-  /** Every lower-case name in name order, joined by newlines, and where each starts. */
+  /** Every folded name (lib/search-fold) in name order, joined by newlines, and where each starts. */
   #names = '';
   #nameStarts = new Int32Array(0);
   /** Each entry's nameLength, by entry: ranking reads it without touching the entries. */
@@ -496,6 +499,7 @@ export class TemplateSearchIndex {
       return {
         view: { template, creatorName },
         nameLower: template.name.toLowerCase(),
+        nameFolded: foldForSearch(template.name),
         nameLength: [...template.name].length,
         valueCp:
           template.metadata.priced === false
@@ -569,9 +573,9 @@ export class TemplateSearchIndex {
     let offset = 0;
     nameOrder.forEach((index, k) => {
       starts[k] = offset;
-      offset += entryAt(entries, index).nameLower.length + 1;
+      offset += entryAt(entries, index).nameFolded.length + 1;
     });
-    this.#names = Array.from(nameOrder, (index) => entryAt(entries, index).nameLower).join('\n');
+    this.#names = Array.from(nameOrder, (index) => entryAt(entries, index).nameFolded).join('\n');
     this.#nameStarts = starts;
     this.#nameLengths = Int32Array.from(entries, (entry) => entry.nameLength);
     this.#entries = entries;
@@ -646,7 +650,7 @@ export class TemplateSearchIndex {
   }
 
   /**
-   * By entry, how its lower-case name holds `term` (the tiers of `nameTier` that need the term in the
+   * By entry, how its folded name holds `term` (the tiers of `nameTier` that need the term in the
    * name): 5 the name itself, 4 its first word(s), 3 its start, 1 elsewhere in it, 0 not at all. Read off
    * the one scan that finds the names, so ranking never compares the names again.
    */
@@ -654,8 +658,8 @@ export class TemplateSearchIndex {
     const holds = new Uint8Array(this.#entries.length);
     if (term.includes('\n')) {
       this.#entries.forEach((entry, index) => {
-        const at = entry.nameLower.indexOf(term);
-        if (at >= 0) holds[index] = at > 0 ? 1 : heldAtStart(entry.nameLower.charAt(term.length));
+        const at = entry.nameFolded.indexOf(term);
+        if (at >= 0) holds[index] = at > 0 ? 1 : heldAtStart(entry.nameFolded.charAt(term.length));
       });
       return holds;
     }
@@ -745,8 +749,9 @@ export class TemplateSearchIndex {
   ): { rows: ItemTemplateView[]; total: number } {
     const entries = this.#entries;
     const termLower = filter.term?.toLowerCase();
+    // Names are held without case or accents (lib/search-fold), as the SQL search compares them.
     const spellings =
-      termLower === undefined ? [] : [termLower, ...(filter.spellings ?? []).map((s) => s.toLowerCase())];
+      filter.term === undefined ? [] : [filter.term, ...(filter.spellings ?? [])].map(foldForSearch);
     const termMarks = termLower !== undefined ? this.#termMarks(query, spellings) : undefined;
     const criteria: Criteria = {
       termLower,

@@ -23,6 +23,7 @@ import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
 import { lootTemplateItems } from '../../db/schema/loot-items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
+import { foldedRegex } from '../../lib/search-fold.js';
 import { hiddenFrom, readableBy, templateColumns } from '../items/items.repository.js';
 import { partyAccessColumns } from '../parties/parties.repository.js';
 
@@ -42,7 +43,7 @@ export interface LootTemplateView {
   totalValueCp: number;
 }
 
-function escapeLike(value: string): string {
+function _escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
@@ -157,9 +158,9 @@ export const lootRepository = {
     else conditions.push(or(mine, eq(lootTemplates.visibility, 'public')));
     if (f.creatorId) conditions.push(eq(lootTemplates.creatorId, f.creatorId));
     if (f.search) {
-      const pattern = `%${escapeLike(f.search)}%`;
+      const pattern = foldedRegex(f.search);
       conditions.push(
-        sql`(${lootTemplates.name} ilike ${pattern} or ${lootTemplates.description} ilike ${pattern} or ${lootTemplates.source} ilike ${pattern} or exists (select 1 from unnest(${lootTemplates.tags}) t where t ilike ${pattern}))`,
+        sql`(${lootTemplates.name} ~ ${pattern} or ${lootTemplates.description} ~ ${pattern} or ${lootTemplates.source} ~ ${pattern} or exists (select 1 from unnest(${lootTemplates.tags}) t where t ~ ${pattern}))`,
       );
     }
     if (f.sourceType) conditions.push(sql`${lootTemplates.sourceType} = ${f.sourceType}`);
@@ -389,9 +390,9 @@ export const lootRepository = {
     if (f.revealedOnly) conditions.push(eq(lootInstances.isRevealed, true));
     if (f.isRevealed !== undefined) conditions.push(eq(lootInstances.isRevealed, f.isRevealed));
     if (f.search) {
-      const pattern = `%${escapeLike(f.search)}%`;
+      const pattern = foldedRegex(f.search);
       conditions.push(
-        sql`(${lootInstances.name} ilike ${pattern} or ${lootInstances.description} ilike ${pattern} or ${lootInstances.source} ilike ${pattern} or ${lootInstances.instanceData}->>'location_name' ilike ${pattern})`,
+        sql`(${lootInstances.name} ~ ${pattern} or ${lootInstances.description} ~ ${pattern} or ${lootInstances.source} ~ ${pattern} or ${lootInstances.instanceData}->>'location_name' ~ ${pattern})`,
       );
     }
     const where = and(...conditions);

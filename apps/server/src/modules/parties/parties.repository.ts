@@ -1,23 +1,11 @@
 import type { PartySortKey, SortDirection } from '@haversack/contracts';
-import {
-  type AnyColumn,
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  ilike,
-  inArray,
-  ne,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { type AnyColumn, and, asc, count, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { parties, partyInvitations, partyMemberships } from '../../db/schema/parties.js';
+import { foldedRegex } from '../../lib/search-fold.js';
 
 export type PartyRow = typeof parties.$inferSelect;
 export type MembershipRow = typeof partyMemberships.$inferSelect;
@@ -30,7 +18,7 @@ export interface PartyCounts {
   gmName: string | null;
 }
 
-function escapeLike(value: string): string {
+function _escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
@@ -252,13 +240,13 @@ export const partiesRepository = {
       conditions.push(eq(parties.isArchived, filter.isArchived));
     if (filter.gameSystem) conditions.push(eq(parties.gameSystem, filter.gameSystem));
     if (filter.search) {
-      const pattern = `%${escapeLike(filter.search)}%`;
+      const pattern = foldedRegex(filter.search);
       conditions.push(
         or(
-          ilike(parties.name, pattern),
-          ilike(parties.description, pattern),
-          ilike(parties.gameSystem, pattern),
-          ilike(parties.setting, pattern),
+          sql`${parties.name} ~ ${pattern}`,
+          sql`${parties.description} ~ ${pattern}`,
+          sql`${parties.gameSystem} ~ ${pattern}`,
+          sql`${parties.setting} ~ ${pattern}`,
         ),
       );
     }

@@ -9,6 +9,7 @@ import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { shopTemplateItems } from '../../db/schema/shop-items.js';
 import { shopRequests } from '../../db/schema/shop-requests.js';
 import { shopInstances, shopTemplateRatings, shopTemplates } from '../../db/schema/shops.js';
+import { foldedRegex } from '../../lib/search-fold.js';
 import { hiddenFrom, readableBy, templateColumns } from '../items/items.repository.js';
 import { ledgerNewestFirst } from '../ledger/ledger.repository.js';
 import { partyAccessColumns } from '../parties/parties.repository.js';
@@ -120,9 +121,9 @@ export const shopsRepository = {
       );
     }
     if (f.search) {
-      const pattern = `%${escapeLike(f.search)}%`;
+      const pattern = foldedRegex(f.search);
       conditions.push(
-        sql`(${shopTemplates.name} ilike ${pattern} or ${shopTemplates.description} ilike ${pattern} or ${shopTemplates.location} ilike ${pattern} or ${shopTemplates.ownerName} ilike ${pattern} or exists (select 1 from unnest(${shopTemplates.tags}) t where t ilike ${pattern}))`,
+        sql`(${shopTemplates.name} ~ ${pattern} or ${shopTemplates.description} ~ ${pattern} or ${shopTemplates.location} ~ ${pattern} or ${shopTemplates.ownerName} ~ ${pattern} or exists (select 1 from unnest(${shopTemplates.tags}) t where t ~ ${pattern}))`,
       );
     }
     if (f.shopType) conditions.push(sql`${shopTemplates.shopType} = ${f.shopType}`);
@@ -401,9 +402,9 @@ export const shopsRepository = {
     ];
     if (f.partyId) conditions.push(eq(shopInstances.partyId, f.partyId));
     if (f.search) {
-      const pattern = `%${escapeLike(f.search)}%`;
+      const pattern = foldedRegex(f.search);
       conditions.push(
-        sql`(${shopInstances.name} ilike ${pattern} or ${shopInstances.description} ilike ${pattern} or ${shopInstances.location} ilike ${pattern})`,
+        sql`(${shopInstances.name} ~ ${pattern} or ${shopInstances.description} ~ ${pattern} or ${shopInstances.location} ~ ${pattern})`,
       );
     }
     if (f.shopType) conditions.push(sql`${shopInstances.shopType} = ${f.shopType}`);
