@@ -114,3 +114,32 @@ describe('searching without accents or case', () => {
       });
   });
 });
+
+describe('name order', () => {
+  it('lists a shop template’s lines without regard to case or accents, and numbers by value', async () => {
+    const shop = await callApi(ctx, 'POST', '/shop_templates', gm, { shop_template: { name: 'Bazaar' } });
+    const shopId = (shop.json() as { data: { id: string } }).data.id;
+    for (const name of [
+      'Zauberstab',
+      'Épée de cour',
+      'amulett',
+      'Bogen 10',
+      'Bogen 2',
+      'Äbel',
+      'Çekiç klein',
+    ]) {
+      const template = await callApi(ctx, 'POST', '/item_templates', gm, { item_template: { name } });
+      const id = (template.json() as { data: { id: string } }).data.id;
+      const added = await callApi(ctx, 'POST', `/shop_templates/${shopId}/add_item`, gm, {
+        shop_item: { item_template_id: id, quantity: 1 },
+      });
+      expect(added.statusCode, added.body).toBeLessThan(300);
+    }
+    const lines = await callApi(ctx, 'GET', `/shop_templates/${shopId}/items?per_page=50`, gm);
+    expect(
+      (lines.json() as { data: { item_template: { name: string } }[] }).data.map(
+        (line) => line.item_template.name,
+      ),
+    ).toEqual(['Äbel', 'amulett', 'Bogen 2', 'Bogen 10', 'Çekiç klein', 'Épée de cour', 'Zauberstab']);
+  });
+});

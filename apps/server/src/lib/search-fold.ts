@@ -86,3 +86,14 @@ export function foldedRegex(term: string, where: FoldedMatch = 'anywhere'): stri
 export function foldedMatch(column: AnyColumn | SQL, term: string, where: FoldedMatch = 'anywhere'): SQL {
   return sql`${column} ~ ${foldedRegex(term, where)}`;
 }
+
+const nameCollator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/**
+ * The order of names in a list a server sorts itself: without case or accents ("Äbel" with the A's,
+ * "amulett" before "Bogen"), numbers by value ("Bogen 2" before "Bogen 10"); names that compare equal
+ * then by code point, so that the order never depends on the rows' order.
+ */
+export function compareNames(a: string, b: string): number {
+  return nameCollator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}

@@ -23,7 +23,7 @@ import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
 import { lootTemplateItems } from '../../db/schema/loot-items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
-import { foldedRegex } from '../../lib/search-fold.js';
+import { compareNames, foldedRegex } from '../../lib/search-fold.js';
 import { hiddenFrom, readableBy, templateColumns } from '../items/items.repository.js';
 import { partyAccessColumns } from '../parties/parties.repository.js';
 
@@ -234,12 +234,25 @@ export const lootRepository = {
   async lootItems(db: Executor, templateIds: string[], readerId: string) {
     if (templateIds.length === 0) return [];
     return db
-      .select({ item: lootTemplateItems, template: templateColumns, creatorName: users.username })
+      .select({
+        item: lootTemplateItems,
+        template: templateColumns,
+        creatorName: users.username,
+        hidden: sql<boolean>`${hiddenFrom(readerId)}`,
+      })
       .from(lootTemplateItems)
       .innerJoin(itemTemplates, eq(itemTemplates.id, lootTemplateItems.itemTemplateId))
       .leftJoin(users, eq(users.id, itemTemplates.creatorId))
       .where(inArray(lootTemplateItems.lootTemplateId, templateIds))
-      .orderBy(asc(hiddenFrom(readerId)), asc(itemTemplates.name), asc(lootTemplateItems.id));
+      .then((rows) =>
+        // By name as people read it (lib/search-fold), a bounded list: a template holds at most a few hundred lines.
+        rows.sort(
+          (a, b) =>
+            Number(a.hidden) - Number(b.hidden) ||
+            compareNames(a.template.name, b.template.name) ||
+            (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0),
+        ),
+      );
   },
 
   async lootItem(db: Executor, templateId: string, itemId: string): Promise<LootItemRow | undefined> {
@@ -543,7 +556,7 @@ export const lootRepository = {
       if (!list.some((c) => c.id === r.characterId)) list.push({ id: r.characterId, name: r.name ?? '' });
       byLoot.set(r.lootId, list);
     }
-    for (const list of byLoot.values()) list.sort((a, b) => a.name.localeCompare(b.name));
+    for (const list of byLoot.values()) list.sort((a, b) => compareNames(a.name, b.name));
     return byLoot;
   },
 

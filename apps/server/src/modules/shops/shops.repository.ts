@@ -9,7 +9,7 @@ import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { shopTemplateItems } from '../../db/schema/shop-items.js';
 import { shopRequests } from '../../db/schema/shop-requests.js';
 import { shopInstances, shopTemplateRatings, shopTemplates } from '../../db/schema/shops.js';
-import { foldedRegex } from '../../lib/search-fold.js';
+import { compareNames, foldedRegex } from '../../lib/search-fold.js';
 import { hiddenFrom, readableBy, templateColumns } from '../items/items.repository.js';
 import { ledgerNewestFirst } from '../ledger/ledger.repository.js';
 import { partyAccessColumns } from '../parties/parties.repository.js';
@@ -202,12 +202,25 @@ export const shopsRepository = {
   async shopItems(db: Executor, templateIds: string[], readerId: string) {
     if (templateIds.length === 0) return [];
     return db
-      .select({ item: shopTemplateItems, template: templateColumns, creatorName: users.username })
+      .select({
+        item: shopTemplateItems,
+        template: templateColumns,
+        creatorName: users.username,
+        hidden: sql<boolean>`${hiddenFrom(readerId)}`,
+      })
       .from(shopTemplateItems)
       .innerJoin(itemTemplates, eq(itemTemplates.id, shopTemplateItems.itemTemplateId))
       .leftJoin(users, eq(users.id, itemTemplates.creatorId))
       .where(inArray(shopTemplateItems.shopTemplateId, templateIds))
-      .orderBy(asc(hiddenFrom(readerId)), asc(itemTemplates.name), asc(shopTemplateItems.id));
+      .then((rows) =>
+        // By name as people read it (lib/search-fold), a bounded list: a template holds at most a few hundred lines.
+        rows.sort(
+          (a, b) =>
+            Number(a.hidden) - Number(b.hidden) ||
+            compareNames(a.template.name, b.template.name) ||
+            (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0),
+        ),
+      );
   },
 
   async shopItem(db: Executor, templateId: string, itemId: string): Promise<ShopItemRow | undefined> {
