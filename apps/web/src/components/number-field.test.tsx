@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../test/render';
 import { NumberField, numberFieldMessages, numberFieldRefusal } from './number-field';
 
-function Field(props: { allowDecimal?: boolean; allowNegative?: boolean; error?: string }) {
+function Field(props: {
+  allowDecimal?: boolean;
+  allowNegative?: boolean;
+  error?: string;
+  decimalScale?: number;
+}) {
   const [value, setValue] = useState<number | string>('');
   return <NumberField label="Coins" value={value} onChange={setValue} {...props} />;
 }
@@ -50,5 +55,25 @@ describe('NumberField', () => {
     const field = screen.getByRole('textbox', { name: 'Coins' });
     await user.type(field, '-');
     expect(field).toHaveAccessibleDescription('Quantity must be at least 1');
+  });
+});
+
+// Locales review, M1: "1.000" (one thousand, to a German user) in a gp price became 1.00 without a word.
+describe('NumberField: a point and three digits', () => {
+  it('refuses a decimal past the ones the field keeps, saying so, rather than dropping it', async () => {
+    renderRoutes([{ path: '/', element: <Field decimalScale={2} allowNegative={false} /> }], '/');
+    const user = userEvent.setup({ delay: null });
+    const field = screen.getByRole('textbox', { name: 'Coins' });
+    await user.type(field, '1.000');
+    expect(field).toHaveAccessibleDescription(numberFieldMessages.tooManyDecimals(2));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(field);
+    await user.paste('1.000');
+    expect(field).toHaveValue('');
+    expect(field).toHaveAccessibleDescription(numberFieldMessages.tooManyDecimals(2));
+    await user.clear(field);
+    await user.type(field, '2,55');
+    expect(field).toHaveValue('2.55');
+    expect(field).not.toHaveAttribute('aria-invalid', 'true');
   });
 });

@@ -2,6 +2,7 @@ import { MAX_ITEM_VALUE, MAX_ITEM_WEIGHT, MAX_STACK_QUANTITY } from '@haversack/
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { numberFieldMessages } from '../../../components/number-field';
 import { ApiError } from '../../../lib/http-client';
 import { useUiStore } from '../../../stores/ui-store';
 import { renderRoutes, withUnsavedChangesGuard } from '../../../test/render';
@@ -90,9 +91,10 @@ describe('TemplateForm: numbers it would otherwise change', () => {
     // What was typed stays as typed, with the reason beside it: never saved as 0, 1 or 2 without a word.
     expect(await screen.findByText('Weight cannot be negative')).toBeInTheDocument();
     expect(weight).toHaveValue('-3');
-    expect(screen.getByText('Value must be a whole number')).toBeInTheDocument();
-    expect(value).toHaveValue('1.5');
-    expect(screen.getByText('Stack size must be a whole number')).toBeInTheDocument();
+    // Whole-number fields refuse the point as it is typed (locales review, M1: "1.000" was saved as 1).
+    expect(value).toHaveAccessibleDescription(expect.stringContaining(numberFieldMessages.wholeOnly));
+    expect(value).toHaveValue('15');
+    expect(stackSize).toHaveAccessibleDescription(expect.stringContaining(numberFieldMessages.wholeOnly));
     await user.clear(weight);
     await user.type(weight, '0.0005');
     await user.click(screen.getByRole('button', { name: 'Create' }));
@@ -109,6 +111,46 @@ describe('TemplateForm: numbers it would otherwise change', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ weight: 0.25, base_value: 15, stack_size: 20 });
+  }, 30_000);
+});
+
+// Locales review, M1: "1.000" typed by a German user (one thousand) was saved as 1 gp without a word.
+describe('TemplateForm: a point in a whole number', () => {
+  it('refuses the point of "1.000" in a value or a stack size, saying so, and never sends 1', async () => {
+    const onSubmit = renderForm({ name: 'Kommatest Trank' });
+    const user = userEvent.setup({ delay: null });
+    const value = screen.getByLabelText('Base value');
+    await user.clear(value);
+    await user.type(value, '1.000');
+    expect(value).toHaveAccessibleDescription(expect.stringContaining(numberFieldMessages.wholeOnly));
+    const stackSize = screen.getByLabelText('Stack size');
+    await user.clear(stackSize);
+    await user.paste('2.000');
+    expect(stackSize).toHaveAccessibleDescription(expect.stringContaining(numberFieldMessages.wholeOnly));
+    // The thousand meant is what the field shows and sends; the pasted "2.000" is not taken at all.
+    expect(value).toHaveValue('1,000');
+    expect(stackSize).toHaveValue('');
+    await user.type(stackSize, '2,000');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ base_value: 1000, stack_size: 2000 });
+  }, 30_000);
+
+  it('says how a weight of "1.000" is read, and still takes "2,5" as 2.5', async () => {
+    const onSubmit = renderForm({ name: 'Amboss' });
+    const user = userEvent.setup({ delay: null });
+    const weight = screen.getByRole('textbox', { name: 'Weight (lbs)' });
+    await user.clear(weight);
+    await user.type(weight, '1.000');
+    expect(weight).toHaveAccessibleDescription(
+      expect.stringContaining('1.000 is read as 1: the point marks decimals. For 1000, type 1000.'),
+    );
+    await user.clear(weight);
+    await user.type(weight, '2,5');
+    expect(weight).not.toHaveAccessibleDescription(expect.stringContaining('is read as'));
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ weight: 2.5 });
   }, 30_000);
 });
 

@@ -215,6 +215,9 @@ export function TemplateForm({
             min={0}
             max={MAX_ITEM_VALUE}
             clampBehavior="none"
+            // A whole number: "1.000" (one thousand, to a German user) was read as 1 and saved as 1 gp
+            // without a word (locales review, M1). The point is refused, saying so, and 1,000 is what stays.
+            allowDecimal={false}
             thousandSeparator=","
             {...form.getInputProps('base_value')}
           />
@@ -242,6 +245,7 @@ export function TemplateForm({
             min={0}
             max={MAX_STACK_QUANTITY}
             clampBehavior="none"
+            allowDecimal={false}
             thousandSeparator=","
             allowNegative={false}
             {...form.getInputProps('stack_size')}
