@@ -37,19 +37,21 @@ export function numberFieldRefusal(text: string, accepts: Accepts): string | nul
 }
 
 /**
- * Why the field would refuse to become `next` (its text with the typing or paste in it), or null: more
- * decimals than it keeps. Mantine drops the digit past `decimalScale` without a word, so "1.000" typed in a
- * gp price, meaning one thousand, stayed "1.00", 1 gp (locales review, M1). Either "." or "," marks the
- * decimals here, as Mantine reads them; a field that groups thousands with "," has only ".".
+ * Why the field would refuse to become `next` (its text with the typing or paste in it), or null: a
+ * thousand written with a point ("1.000", "12.500") where the field keeps fewer decimals. Mantine drops
+ * the digit past `decimalScale` without a word, so "1.000" typed in a gp price, one thousand to a German
+ * user, stayed "1.00", 1 gp (locales review, M1). A finer fraction ("0.001") still just stops at the
+ * field's decimals, as it did: nobody writes a thousand that way.
  */
-export function numberFieldDecimalsRefusal(next: string, accepts: Accepts & { groupsWithComma?: boolean }) {
-  if (accepts.allowDecimal === false || accepts.decimalScale === undefined) return null;
-  const point = accepts.groupsWithComma
-    ? next.lastIndexOf('.')
-    : Math.max(next.lastIndexOf('.'), next.lastIndexOf(','));
-  if (point < 0) return null;
-  const decimals = next.slice(point + 1).replace(/\D/g, '').length;
-  return decimals > accepts.decimalScale ? numberFieldMessages.tooManyDecimals(accepts.decimalScale) : null;
+export function numberFieldDecimalsRefusal(next: string, accepts: Accepts) {
+  if (accepts.allowDecimal === false || accepts.decimalScale === undefined || accepts.decimalScale >= 3)
+    return null;
+  return looksLikeThousands(next) ? numberFieldMessages.tooManyDecimals(accepts.decimalScale) : null;
+}
+
+/** "1.000", "12.500", "-250.000": a point, then exactly three digits, after a group that is not 0. */
+function looksLikeThousands(text: string): boolean {
+  return /^-?[1-9]\d{0,2}\.\d{3}$/.test(text.trim());
 }
 
 /**
@@ -61,8 +63,7 @@ export function numberFieldDecimalsRefusal(next: string, accepts: Accepts & { gr
  */
 export function numberFieldReading(text: string, accepts: Accepts & { groupsWithComma?: boolean }) {
   if (accepts.allowDecimal === false || accepts.groupsWithComma) return null;
-  const typed = text.trim();
-  return /^-?[1-9]\d{0,2}\.\d{3}$/.test(typed) ? numberFieldMessages.pointReadAsDecimal(typed) : null;
+  return looksLikeThousands(text) ? numberFieldMessages.pointReadAsDecimal(text.trim()) : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Button, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { formatCount } from '../lib/format';
 import { EmptyState } from './empty-state';
 
 export const pastLastPageTitle = 'This page is past the end';
@@ -29,7 +30,7 @@ export function PastLastPage({
         message={
           totalPages < 1
             ? 'This list is empty.'
-            : `There ${totalPages === 1 ? 'is one page' : `are ${totalPages.toLocaleString()} pages`} in this list.`
+            : `There ${totalPages === 1 ? 'is one page' : `are ${formatCount(totalPages)} pages`} in this list.`
         }
         action={
           'href' in firstPage ? (
