@@ -7,6 +7,7 @@ import { mainContentId, SkipToMainLink } from '../../components/skip-to-main-lin
 import { ThemeToggle } from '../../components/theme-toggle';
 import { exitAdminMode } from '../../features/admin/api/admin-session-api';
 import { AdminSessionGuard } from '../../features/admin/components/admin-session-guard';
+import { formatWhen } from '../../lib/format';
 import { hasUnsavedChanges } from '../../lib/unsaved-changes';
 import { displayNameOf, useCurrentUser } from '../../stores/auth-store';
 import { NavLinks } from './nav-links';
@@ -80,7 +81,7 @@ export function AdminLayout() {
               ADMIN MODE
             </Badge>
             <Text size="xs" c="dimmed" visibleFrom="md">
-              Session started {sessionStartedAt.toLocaleTimeString()} · Last action: page view
+              Session started {formatWhen(sessionStartedAt, 'time')} · Last action: page view
             </Text>
           </Group>
           {/* A phone's bar is full: closer together, the initial kept off the badge. */}

@@ -6,6 +6,7 @@ import {
   usageResourceLabels,
   usageResourceLimit,
 } from '@haversack/contracts';
+import { formatCount, formatMoney, formatWhen } from '../../lib/format';
 
 /** How the plan comparison names each limit of a tier. */
 export const limitLabels: Record<LimitKey, string> = {
@@ -32,23 +33,21 @@ export function usageResourceTitle(resource: UsageResource): string {
 /** "1 character", "5 characters". */
 export function countOf(resource: UsageResource, count: number): string {
   const label = usageResourceLabels[resource];
-  return `${count.toLocaleString('en-US')} ${count === 1 ? label.one : label.many}`;
+  return `${formatCount(count)} ${count === 1 ? label.one : label.many}`;
 }
 
 /** null is unlimited and 0 means the plan does not include it at all (spec/01 §3). */
 export function formatLimit(limit: number | null | undefined): string {
   if (limit === null || limit === undefined) return 'Unlimited';
   if (limit === 0) return 'Not included';
-  return limit.toLocaleString('en-US');
+  return formatCount(limit);
 }
 
 /** "$0", "$5" or "$7.50". */
 export function formatPrice(tier: Pick<Tier, 'price_cents' | 'currency'>): string {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: tier.currency.toUpperCase() || 'USD',
+  return formatMoney(tier.price_cents / 100, tier.currency.toUpperCase() || 'USD', {
     minimumFractionDigits: tier.price_cents % 100 === 0 ? 0 : 2,
-  }).format(tier.price_cents / 100);
+  });
 }
 
 /** "$5/month"; the Free plan reads "$0/month" so that it lines up with the others. */
@@ -56,22 +55,14 @@ export function formatPricePerMonth(tier: Pick<Tier, 'price_cents' | 'currency' 
   return `${formatPrice(tier)}/${tier.interval || 'month'}`;
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
-
 /** "March 5, 2026"; empty when the server gave no date. */
 export function formatDate(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+  return formatWhen(iso, 'longDate');
 }
-
-const shortDateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
 
 /** "Mar 5", for a badge; empty when the server gave no date. */
 export function formatShortDate(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : shortDateFormat.format(date);
+  return formatWhen(iso, 'monthDay');
 }
 
 /** The limit of a tier for a usage resource (null = unlimited). */

@@ -1,9 +1,8 @@
+import { formatWhen } from '../../../lib/format';
+
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * spec/02 §2 Transaction history relative times: under a minute "Just now", under an hour "Nm ago", under a
@@ -16,7 +15,7 @@ export function relativeTime(when: Date | string, now: Date = new Date()): strin
   if (elapsed < MINUTE_MS) return 'Just now';
   if (elapsed < HOUR_MS) return `${Math.floor(elapsed / MINUTE_MS)}m ago`;
   if (elapsed < DAY_MS) return `${Math.floor(elapsed / HOUR_MS)}h ago`;
-  return dateFormat.format(date);
+  return formatWhen(date, 'date');
 }
 
 /**
@@ -30,6 +29,5 @@ export function relativeTimeInSentence(when: Date | string, now: Date = new Date
 
 /** The full date and time, for the tooltip and `title` of a relative time. */
 export function absoluteTime(when: Date | string): string {
-  const date = typeof when === 'string' ? new Date(when) : when;
-  return Number.isNaN(date.getTime()) ? '' : dateTimeFormat.format(date);
+  return formatWhen(when, 'dateTime');
 }

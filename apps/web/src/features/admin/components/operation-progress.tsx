@@ -3,6 +3,7 @@ import { Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { formatCount } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
 import { adminOperationQuery, cancelAdminOperation, communicationsKeys } from '../api/communications-api';
 
@@ -38,7 +39,7 @@ export function OperationProgress({ operation, verb }: { operation: AdminOperati
     <Stack gap={6} data-testid="operation-progress">
       <Group justify="space-between" gap="xs">
         <Text size="sm" fw={500}>
-          {current.processed.toLocaleString()} of {current.total.toLocaleString()} {verb}
+          {formatCount(current.processed)} of {formatCount(current.total)} {verb}
         </Text>
         <Badge color={statusColor[current.status]} variant="light">
           {current.status}

@@ -29,6 +29,7 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { PastLastPage } from '../../../components/past-last-page';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { type AdminUserSearch, adminUsersQueryOptions } from '../api/admin-users-api';
 import { adminDateTime } from '../lib/format';
@@ -217,8 +218,7 @@ export function AdminUsersPage() {
       ) : (
         <Stack gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {query.data.meta.total_count.toLocaleString()}{' '}
-            {query.data.meta.total_count === 1 ? 'user' : 'users'}
+            {formatCount(query.data.meta.total_count)} {query.data.meta.total_count === 1 ? 'user' : 'users'}
           </Text>
           {isPhone ? (
             <Stack gap="xs">

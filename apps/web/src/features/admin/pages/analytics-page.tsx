@@ -17,6 +17,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { adminAnalyticsQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -186,7 +187,7 @@ export function AnalyticsPage() {
                       <Table.Td>{point.period}</Table.Td>
                       {analyticsSeriesKeys.map((key) => (
                         <Table.Td key={key} ta="right">
-                          {point[key].toLocaleString()}
+                          {formatCount(point[key])}
                         </Table.Td>
                       ))}
                     </Table.Tr>

@@ -20,6 +20,7 @@ import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { PastLastPage } from '../../../components/past-last-page';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { AUDIT_LOGS_PER_PAGE, auditLogsQueryOptions, exportAuditLogCsv } from '../api/audit-logs-api';
@@ -148,7 +149,7 @@ export function AuditLogsPage() {
       ) : (
         <Stack gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total.toLocaleString()} {total === 1 ? 'entry' : 'entries'}
+            {formatCount(total)} {total === 1 ? 'entry' : 'entries'}
           </Text>
           {isPhone ? (
             <Stack gap="xs" data-testid="audit-log-list">

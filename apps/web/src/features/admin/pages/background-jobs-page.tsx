@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { PastLastPage } from '../../../components/past-last-page';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { adminJobsQuery, retryJob, systemHealthKeys } from '../api/system-health-api';
@@ -198,8 +199,7 @@ export function BackgroundJobsPage() {
       ) : (
         <Stack gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {query.data.meta.total_count.toLocaleString()}{' '}
-            {query.data.meta.total_count === 1 ? 'job' : 'jobs'}
+            {formatCount(query.data.meta.total_count)} {query.data.meta.total_count === 1 ? 'job' : 'jobs'}
           </Text>
           {isPhone ? <JobCards jobs={query.data.jobs} /> : <JobsTable jobs={query.data.jobs} />}
           {pager(query.data.meta.total_pages)}

@@ -25,6 +25,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatCount } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import {
@@ -262,7 +263,7 @@ export function BulkOperationsPage() {
             </Button>
             {count !== null ? (
               <Text size="sm" data-testid="bulk-preview-count">
-                {count.toLocaleString()} {target === 'users' ? 'users' : 'templates'} match.
+                {formatCount(count)} {target === 'users' ? 'users' : 'templates'} match.
               </Text>
             ) : null}
           </Group>

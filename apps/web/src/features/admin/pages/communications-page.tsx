@@ -20,6 +20,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { LinkedText } from '../../../components/linked-text';
+import { formatCount } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
@@ -369,7 +370,7 @@ function MassMailSection() {
         onClose={() => setRecipients(null)}
         onConfirm={() => send.mutate()}
         title="Send E-mail"
-        message={`This will e-mail ${recipients?.toLocaleString() ?? 0} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}) with a confirmed address; unconfirmed addresses are left out. ${serviceNotice ? 'As a service notice it also reaches users who turned announcement e-mails off.' : 'Users who turned announcement e-mails off are left out too.'} A sent mail cannot be called back. Send it?`}
+        message={`This will e-mail ${formatCount(recipients ?? 0)} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}) with a confirmed address; unconfirmed addresses are left out. ${serviceNotice ? 'As a service notice it also reaches users who turned announcement e-mails off.' : 'Users who turned announcement e-mails off are left out too.'} A sent mail cannot be called back. Send it?`}
         confirmLabel="Send"
         loading={send.isPending}
       />

@@ -5,6 +5,7 @@ import { Card, ColorSwatch, Grid, Group, SimpleGrid, Skeleton, Stack, Text, Titl
 import { useQuery } from '@tanstack/react-query';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { adminDashboardQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -121,7 +122,7 @@ export function DashboardPage() {
                             <Text size="sm">{t.name}</Text>
                           </Group>
                           <Text size="sm" fw={600}>
-                            {t.count.toLocaleString()}
+                            {formatCount(t.count)}
                           </Text>
                         </Group>
                       ))}

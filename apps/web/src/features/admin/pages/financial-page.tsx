@@ -17,6 +17,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatCount, formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { adminFinancialQuery, billingEventsQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -24,9 +25,7 @@ import { StatCard } from '../components/stat-card';
 import { adminDateTime } from '../lib/format';
 
 function money(cents: number, currency: string): string {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(
-    cents / 100,
-  );
+  return formatMoney(cents / 100, currency.toUpperCase());
 }
 
 /** Issue 15 Financial (/admin/financial): subscriptions, revenue, cancellations and the webhook log. */
@@ -138,7 +137,7 @@ export function FinancialPage() {
                             {row.status.replace('_', ' ')}
                           </Badge>
                         </Table.Td>
-                        <Table.Td ta="right">{row.count.toLocaleString()}</Table.Td>
+                        <Table.Td ta="right">{formatCount(row.count)}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>

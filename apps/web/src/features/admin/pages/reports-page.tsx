@@ -2,6 +2,7 @@ import { tierNameOf } from '@haversack/contracts';
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { saveBlob } from '../../../lib/save-blob';
 import { toast } from '../../../lib/toast';
@@ -34,7 +35,7 @@ const financial = (queryClient: QueryClient) => queryClient.fetchQuery(adminFina
 const reports: Report[] = [
   {
     name: 'Users',
-    description: `Every account, newest first: e-mail, username, plan, status, verification, admin flag, joined and last seen (at most ${USERS_REPORT_MAX.toLocaleString('en-US')}).`,
+    description: `Every account, newest first: e-mail, username, plan, status, verification, admin flag, joined and last seen (at most ${formatCount(USERS_REPORT_MAX)}).`,
     download: async () => {
       const { users, truncated } = await fetchUsersForReport();
       save(
@@ -69,7 +70,7 @@ const reports: Report[] = [
         ),
       );
       return truncated
-        ? `The report holds the newest ${USERS_REPORT_MAX.toLocaleString('en-US')} users; the Users page searches the rest.`
+        ? `The report holds the newest ${formatCount(USERS_REPORT_MAX)} users; the Users page searches the rest.`
         : null;
     },
   },

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { systemHealthQuery } from '../api/system-health-api';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -11,11 +12,11 @@ import { HealthBadge } from '../components/health-badge';
 import { adminDateTime } from '../lib/format';
 
 function ms(value: number | null): string {
-  return value === null ? 'no answer' : `${value.toLocaleString()} ms`;
+  return value === null ? 'no answer' : `${formatCount(value)} ms`;
 }
 
 function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toLocaleString(undefined, { maximumFractionDigits: 0 })} MB`;
+  return `${formatCount(bytes / 1024 / 1024, 0, 0)} MB`;
 }
 
 function duration(seconds: number): string {
@@ -89,13 +90,13 @@ function HealthCards({ health }: { health: SystemHealth }) {
         </Line>
       </HealthCard>
       <HealthCard title="Real-time" status={realtime.status}>
-        <Line>Open connections: {realtime.connections.toLocaleString()}</Line>
-        <Line>Streams followed: {realtime.streams.toLocaleString()}</Line>
+        <Line>Open connections: {formatCount(realtime.connections)}</Line>
+        <Line>Streams followed: {formatCount(realtime.streams)}</Line>
       </HealthCard>
       <HealthCard title="Job queue" status={jobs.status}>
-        <Line>Queued (due now): {jobs.queued.toLocaleString()}</Line>
-        <Line>Scheduled later: {jobs.scheduled.toLocaleString()}</Line>
-        <Line>Failed: {jobs.failed.toLocaleString()}</Line>
+        <Line>Queued (due now): {formatCount(jobs.queued)}</Line>
+        <Line>Scheduled later: {formatCount(jobs.scheduled)}</Line>
+        <Line>Failed: {formatCount(jobs.failed)}</Line>
         <Anchor component={Link} to="/admin/jobs" size="sm">
           Background Jobs
         </Anchor>

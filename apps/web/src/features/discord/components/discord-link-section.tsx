@@ -3,6 +3,7 @@ import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } fro
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { formatWhen } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import {
   authProvidersQueryOptions,
@@ -60,9 +61,8 @@ export function DiscordLinkSection() {
     body = (
       <Stack gap="sm">
         <Text size="sm" data-testid="discord-linked">
-          Linked to <strong>{account.username}</strong> since{' '}
-          {new Date(account.linked_at).toLocaleDateString()}. You can sign in with Discord and use
-          Haversack&apos;s slash commands.
+          Linked to <strong>{account.username}</strong> since {formatWhen(account.linked_at, 'date')}. You can
+          sign in with Discord and use Haversack&apos;s slash commands.
         </Text>
         {link.data.has_password ? null : (
           <Text size="sm" c="dimmed">

@@ -20,6 +20,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatCount } from '../../../lib/format';
 import { listReset } from '../../../lib/list-reset';
 import { formatWeight } from '../../../lib/weight';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
@@ -39,7 +40,7 @@ const SEARCH_DEBOUNCE_MS = 300;
  */
 function stacking(template: Pick<ItemTemplate, 'stack_size'>): string | null {
   if (template.stack_size === 0) return 'stacks without limit';
-  return template.stack_size > 1 ? `stacks of ${template.stack_size.toLocaleString('en-US')}` : null;
+  return template.stack_size > 1 ? `stacks of ${formatCount(template.stack_size)}` : null;
 }
 
 function TemplateRow({

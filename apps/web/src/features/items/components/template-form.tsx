@@ -10,6 +10,7 @@ import {
 import { Button, Checkbox, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { NumberField } from '../../../components/number-field';
+import { formatCount } from '../../../lib/format';
 import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
@@ -148,7 +149,7 @@ export function TemplateForm({
             : Number(value) < 0
               ? 'Value cannot be negative'
               : Number(value) > MAX_ITEM_VALUE
-                ? `Value can be at most ${MAX_ITEM_VALUE.toLocaleString('en-US')}`
+                ? `Value can be at most ${formatCount(MAX_ITEM_VALUE)}`
                 : null,
         stack_size: (size) =>
           !Number.isInteger(Number(size))
@@ -156,7 +157,7 @@ export function TemplateForm({
             : Number(size) < 0
               ? 'Stack size cannot be negative (0 means unlimited)'
               : Number(size) > MAX_STACK_QUANTITY
-                ? `Stack size can be at most ${MAX_STACK_QUANTITY.toLocaleString('en-US')}`
+                ? `Stack size can be at most ${formatCount(MAX_STACK_QUANTITY)}`
                 : null,
       },
     }),

@@ -1,5 +1,6 @@
 import { type ItemTemplate, inventoryMessages } from '@haversack/contracts';
 import { Text } from '@mantine/core';
+import { formatCount } from '../../../lib/format';
 import { formatWeight } from '../../../lib/weight';
 import { tagLabel } from '../../inventory/lib/item-look';
 
@@ -7,7 +8,7 @@ import { tagLabel } from '../../inventory/lib/item-look';
 export function templatePrice(template: Pick<ItemTemplate, 'base_value' | 'currency' | 'metadata'>): string {
   return template.metadata.priced === false
     ? inventoryMessages.unpriced
-    : `${template.base_value.toLocaleString('en-US')} ${template.currency}`;
+    : `${formatCount(template.base_value)} ${template.currency}`;
 }
 
 /** "3 lbs · 15 gp · stacks of 20 · Weapon". */
@@ -16,7 +17,7 @@ export function templateSummary(template: ItemTemplate): string {
     template.stack_size === 0
       ? 'stacks without limit'
       : template.stack_size > 1
-        ? `stacks of ${template.stack_size.toLocaleString('en-US')}`
+        ? `stacks of ${formatCount(template.stack_size)}`
         : null;
   return [
     formatWeight(template.weight),

@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { formatCount } from '../../../lib/format';
 import { isRecordNotFound, toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
@@ -167,7 +168,7 @@ export function ItemDetailPage() {
         <Fact label="Value" value={templatePrice(template)} />
         <Fact
           label="Stack size"
-          value={template.stack_size === 0 ? 'Unlimited' : template.stack_size.toLocaleString('en-US')}
+          value={template.stack_size === 0 ? 'Unlimited' : formatCount(template.stack_size)}
         />
         <Fact label="Category" value={template.category ? tagLabel(template.category) : '—'} />
         <Fact label="Attunement" value={isAttunable(template) ? 'Required' : 'Not required'} />

@@ -7,6 +7,7 @@ import {
   type ItemInstance,
   type LootInstance,
 } from '@haversack/contracts';
+import { formatCount, formatWhen } from '../../../lib/format';
 
 /** DESIGN §4 distribution modes, as the GM chooses them. */
 export const distributionModeLabels: Record<DistributionMode, string> = {
@@ -22,13 +23,9 @@ export const distributionModeHelp: Record<DistributionMode, string> = {
   random: 'Whole stacks, each to a character chosen at random.',
 };
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-
 /** "Mar 5, 2026"; empty for no date or one the browser cannot read. */
 export function formatLootDate(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+  return formatWhen(iso, 'date');
 }
 
 /** "Distributed · Even split · Mar 5, 2026" for a loot that was shared out; null before that. */
@@ -55,7 +52,7 @@ export function formatCoins(purse: Partial<Record<Currency, number>>): string {
 
 /** "1 item", "3 items", "1,200 items". */
 export function itemsCountLabel(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'item' : 'items'}`;
+  return `${formatCount(count)} ${count === 1 ? 'item' : 'items'}`;
 }
 
 /**
@@ -81,7 +78,7 @@ export function coinUnits(
 
 /** "1 coin", "22 coins", "1,200 coins". */
 function coinsCountLabel(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'coin' : 'coins'}`;
+  return `${formatCount(count)} ${count === 1 ? 'coin' : 'coins'}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { formatCopper, type LootInstance } from '@haversack/contracts';
 import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { useId } from 'react';
+import { formatCount } from '../../../lib/format';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import type { ActionScope } from '../../inventory/api/allowance-api';
 import { SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
@@ -151,7 +152,7 @@ function LootItemRow({
               {item.name}
             </Text>
             <Text size="xs" c="dimmed" data-testid="loot-stack-facts">
-              Quantity {quantity.toLocaleString('en-US')}
+              Quantity {formatCount(quantity)}
               {unpriced ? '' : ` · ${formatCopper(item.value_cp)} each`}
             </Text>
           </Stack>

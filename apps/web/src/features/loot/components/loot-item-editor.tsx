@@ -15,6 +15,7 @@ import { noItemsFound } from '../../../components/empty-state';
 import { NumberField } from '../../../components/number-field';
 import { UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
+import { formatCount } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
 import { keepFocusInRow } from '../../../lib/keep-focus-in-row';
 import { quantityFieldProps } from '../../../lib/quantity-field';
@@ -191,7 +192,7 @@ export function AddLootCoinsForm({
           if (amount === null) return amountRef.current?.focus();
           add.mutate({
             input: { currency, quantity: amount },
-            label: `${amount.toLocaleString('en-US')} ${currency}`,
+            label: `${formatCount(amount)} ${currency}`,
           });
         }}
       >

@@ -3,13 +3,12 @@ import { Center, Group, Table, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { templateLineName, UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
+import { formatCount } from '../../../lib/format';
 import { usePhone } from '../../../lib/use-phone';
 
 /** A coin line reads as a purse does ("250 gp"); any other line by its item's name. */
 export function lootItemLabel(item: LootItem): string {
-  return item.coin
-    ? `${item.quantity.toLocaleString('en-US')} ${item.coin}`
-    : templateLineName(item.item_template);
+  return item.coin ? `${formatCount(item.quantity)} ${item.coin}` : templateLineName(item.item_template);
 }
 
 /** The name a control of this line is read out by ("Quantity of Longsword", "Remove gp coins"). */
@@ -85,7 +84,7 @@ export function LootItemList({ items, totalValueCp }: { items: readonly LootItem
                     </Text>
                   ) : null}
                 </Table.Td>
-                <Table.Td ta="right">{item.quantity.toLocaleString('en-US')}</Table.Td>
+                <Table.Td ta="right">{formatCount(item.quantity)}</Table.Td>
                 {phone ? null : (
                   <Table.Td ta="right" data-testid="loot-item-each">
                     {each}

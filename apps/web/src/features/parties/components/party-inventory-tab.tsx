@@ -5,6 +5,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
+import { formatCount } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { ownerContainersQuery } from '../../inventory/api/inventory-api';
@@ -70,7 +71,7 @@ function PartyContainersSection({ partyId }: { partyId: string }) {
   );
 }
 
-const itemsLabel = (count: number) => (count === 1 ? '1 item' : `${count.toLocaleString('en-US')} items`);
+const itemsLabel = (count: number) => (count === 1 ? '1 item' : `${formatCount(count)} items`);
 
 function PartyContainerCard({ container }: { container: Container }) {
   return (
@@ -87,7 +88,7 @@ function PartyContainerCard({ container }: { container: Container }) {
           )}
         </Group>
         <Text size="sm" c="dimmed" data-testid="party-container-facts">
-          {itemsLabel(container.items_count)} · {container.total_value_gp.toLocaleString('en-US')} gp
+          {itemsLabel(container.items_count)} · {formatCount(container.total_value_gp)} gp
         </Text>
         {/* The same weight and slot meters the workspace shows above a container's items. */}
         <CapacityBar capacity={container.capacity} />

@@ -18,6 +18,7 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { formatWhen } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
 import { listReset } from '../../../lib/list-reset';
 import { toast } from '../../../lib/toast';
@@ -49,10 +50,6 @@ function membersWithoutStash(members: PartyMember[] | undefined, myId: string | 
 }
 
 const assignableRoles: AssignableRole[] = ['player', 'manager', 'observer'];
-
-function joinedOn(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-}
 
 /**
  * spec/02 §2 Members tab: cards with role and joined date; the GM changes roles and removes members, and
@@ -181,7 +178,7 @@ export function PartyMembersTab({ party }: { party: Party }) {
                   </Badge>
                 </Group>
                 <Text size="sm" c="dimmed">
-                  Joined {joinedOn(member.created_at)}
+                  Joined {formatWhen(member.created_at, 'date')}
                 </Text>
                 {member.character_details.length > 0 ? (
                   <Text size="sm">Characters: {member.character_details.map((c) => c.name).join(', ')}</Text>

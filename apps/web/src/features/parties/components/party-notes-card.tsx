@@ -4,6 +4,7 @@ import { IconAlertTriangle, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { TextSkeleton } from '../../../components/loading';
+import { formatCount, formatWhen } from '../../../lib/format';
 import { isApiError, outcomeUnknown } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth-store';
@@ -14,8 +15,6 @@ export const notesLoadFailedMessage = 'The party notes could not be loaded.';
 export const notesEmptyMessage =
   'No notes yet. Quests, debts, names and plans written here are shared with the whole party.';
 export const notesReadOnlyMessage = 'You can read these notes but not change them.';
-
-const editedAt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The text an error gives the person saving: the server's own sentence where there is one. */
 function saveErrorText(error: Error): string {
@@ -136,7 +135,7 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
           <>
             <Text size="xs" c="dimmed" data-testid="party-notes-editor">
               {query.data.updated_by && query.data.updated_at
-                ? `Last edited by ${query.data.updated_by.username}, ${editedAt.format(new Date(query.data.updated_at))}`
+                ? `Last edited by ${query.data.updated_by.username}, ${formatWhen(query.data.updated_at, 'dateTime')}`
                 : 'Not edited yet'}
             </Text>
 
@@ -181,7 +180,7 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
                 />
                 <Group justify="space-between" gap="xs" wrap="wrap">
                   <Text size="xs" c="dimmed" id={counterId}>
-                    {`${text.length.toLocaleString('en-US')} / ${PARTY_NOTES_MAX_LENGTH.toLocaleString('en-US')} characters`}
+                    {`${formatCount(text.length)} / ${formatCount(PARTY_NOTES_MAX_LENGTH)} characters`}
                   </Text>
                   <Group gap="xs">
                     <Button

@@ -1,13 +1,14 @@
 import type { ShareLink } from '@haversack/contracts';
+import { formatCount } from '../../../lib/format';
 
 /** "1 item", "23 items": units of items that are not coins, as the snapshot's totals count them. */
 export function itemsLabel(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'item' : 'items'}`;
+  return `${formatCount(count)} ${count === 1 ? 'item' : 'items'}`;
 }
 
 /** "1 stack", "12 stacks": rows of the table, coins included (what more_items counts). */
 export function stacksLabel(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'stack' : 'stacks'}`;
+  return `${formatCount(count)} ${count === 1 ? 'stack' : 'stacks'}`;
 }
 
 const targetNouns: Record<ShareLink['kind'], string> = { character: 'Character', loot: 'Loot', shop: 'Shop' };

@@ -6,12 +6,11 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { useCopyToClipboard } from '../../../lib/clipboard';
+import { formatWhen } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { COPY_INDICATOR_MS } from '../../parties/components/copy-message';
 import { mySharesQuery, useRevokeShare } from '../api/shares-api';
 import { shareTargetLabel } from './share-format';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /** Issue 16 §3: the profile's list of the share links I made, each with copy and revoke. */
 export function SharedLinksSection() {
@@ -114,7 +113,7 @@ function SharedLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => vo
             {link.url}
           </Anchor>
           <Text size="xs" c="dimmed">
-            Shared {dateFormat.format(new Date(link.created_at))}
+            Shared {formatWhen(link.created_at, 'date')}
           </Text>
         </Stack>
         <Group gap="xs">

@@ -13,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { formatStackWeight, formatWeight } from '../../../lib/weight';
 import { isShareNotFound, sharedSnapshotQuery } from '../api/shares-api';
@@ -158,7 +159,7 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
                       <Table.Tr key={`${item.name}-${row}`}>
                         <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.name}</Table.Td>
                         <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                          {item.quantity.toLocaleString('en-US')}
+                          {formatCount(item.quantity)}
                         </Table.Td>
                         <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                           {formatStackWeight(item.weight, item.quantity)}

@@ -20,6 +20,7 @@ import { IconAlertTriangle, IconRefresh, IconSearch } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
@@ -69,7 +70,7 @@ function SummaryCard({
           data-testid={testId}
           aria-label={value === null ? `${label}: not known` : undefined}
         >
-          {value === null ? '–' : value.toLocaleString('en-US')}
+          {value === null ? '–' : formatCount(value)}
         </Text>
       )}
     </Paper>

@@ -1,6 +1,7 @@
 import { type CurrentSubscription, liveUsageResources, type UsageResource } from '@haversack/contracts';
 import { Alert, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
+import { formatCount } from '../../../lib/format';
 import { countOf, partyStashLockedText } from '../plan-text';
 
 /**
@@ -26,7 +27,7 @@ export interface OverLimit {
 
 /** "10 characters: your plan allows 1." (or "the Free plan", ahead of a move). */
 export function overLimitLine({ resource, used, limit }: OverLimit, plan: string): string {
-  return `${countOf(resource, used)}: ${plan} ${limit === 0 ? 'includes none' : `allows ${limit.toLocaleString('en-US')}`}.`;
+  return `${countOf(resource, used)}: ${plan} ${limit === 0 ? 'includes none' : `allows ${formatCount(limit)}`}.`;
 }
 
 /** The kept resources the user has more of than their own plan allows: what a downgrade leaves behind. */

@@ -1,5 +1,6 @@
 import type { UsageEntry, UsageResource } from '@haversack/contracts';
 import { Group, Progress, Stack, Text } from '@mantine/core';
+import { formatCount } from '../../../lib/format';
 import { usageResourceTitle } from '../plan-text';
 
 /** Issue 3: warn at 75 % of a limit, alarm at 90 %. */
@@ -42,17 +43,17 @@ export function UsageBar({ resource, entry, sponsoredNote }: UsageBarProps) {
   const { used, limit } = entry;
   const metered = limit !== null && limit > 0;
   const note = sponsoredNote && level !== 'normal' && level !== 'unlimited' ? sponsoredNote : null;
-  const count = used.toLocaleString('en-US');
+  const count = formatCount(used);
 
   let summary: string;
   // What the plan has stopped including still counts what was made under an earlier one: "3 used".
   if (limit === null) summary = `${count} used · Unlimited`;
   else if (limit === 0) summary = used > 0 ? `${count} used · Not included` : 'Not included';
-  else summary = `${count} / ${limit.toLocaleString('en-US')}`;
+  else summary = `${count} / ${formatCount(limit)}`;
 
   let flag: string | null = null;
   if (metered && used > limit) {
-    const over = (used - limit).toLocaleString('en-US');
+    const over = formatCount(used - limit);
     flag = note ? ` · ${over} over your plan’s limit` : ` · ${over} over the limit`;
   } else if (metered && used === limit) {
     flag = note ? ' · your plan’s limit' : ' · limit reached';

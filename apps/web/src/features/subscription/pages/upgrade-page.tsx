@@ -24,6 +24,7 @@ import { type ReactNode, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { sameSitePath } from '../../../lib/redirect';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -207,9 +208,9 @@ function describe(
             `Your ${plan} plan allows no ${label.many}.`
           : used > limit
             ? // Over the limit after a downgrade: "used 10 of 1" would read as a miscount.
-              `You have ${countOf(resource, used)}; your ${plan} plan allows ${limit.toLocaleString('en-US')}. Nothing is removed; a plan below shows room for more.`
+              `You have ${countOf(resource, used)}; your ${plan} plan allows ${formatCount(limit)}. Nothing is removed; a plan below shows room for more.`
             : // The noun follows the limit, as the create pages' "1 of 1 character used".
-              `You have used ${used.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} ${limit === 1 ? label.one : label.many} on the ${plan} plan.`;
+              `You have used ${formatCount(used)} of ${formatCount(limit)} ${limit === 1 ? label.one : label.many} on the ${plan} plan.`;
     // A plan helps only if it leaves room for one more: after a downgrade to 1 of 7 characters, a plan of 5
     // would still refuse the next one, so it is not offered (let alone recommended).
     const lifts = (tier: Tier) => {
