@@ -10,7 +10,7 @@ import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } f
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCoins } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { NumberField } from '../../../components/number-field';
 import { UNTOLD_WORTH } from '../../../components/template-line-name';
@@ -246,7 +246,17 @@ export function AddLootCoinsForm({
 }
 
 /** One line of the loot: its quantity changed in place (Enter or Save), or the line removed. */
-export function LootItemRow({ templateId, item }: { templateId: string; item: LootItem }) {
+/**
+ * One line in the editor, drawn again only when it changes: typing in the lines' filter redraws the list
+ * of up to 200 lines, not each line's fields.
+ */
+export const LootItemRow = memo(function LootItemRow({
+  templateId,
+  item,
+}: {
+  templateId: string;
+  item: LootItem;
+}) {
   const refresh = useRefreshTemplates();
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
   // The row is kept (keyed by its line) through a save, so that the focus stays in it; the quantity the
@@ -342,4 +352,4 @@ export function LootItemRow({ templateId, item }: { templateId: string; item: Lo
       </form>
     </Paper>
   );
-}
+});

@@ -262,3 +262,27 @@ describe('LootTemplateInventoryPage: the lines as a list', { timeout: 20_000 }, 
     expect(within(coins as HTMLElement).getByRole('button', { name: 'Remove gp coins' })).toBeInTheDocument();
   });
 });
+
+describe('LootTemplateInventoryPage: finding a line', { timeout: 20_000 }, () => {
+  it('narrows the lines to those whose name holds the words, without case or accents, and says when none does', async () => {
+    const lamp = buildLootItemTemplate({ id: 'lamp', name: 'Öllampe 5' });
+    serve([
+      buildLootItem({ id: 'line-1', quantity: 2 }),
+      buildLootItem({ id: 'line-2', item_template: lamp }),
+      buildCoinLootItem('gp', 250),
+    ]);
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates/loot-template-1/inventory');
+    const lines = await screen.findByRole('list', { name: 'In this loot' });
+    const find = screen.getByRole('searchbox', { name: 'Find a line' });
+    await user.type(find, 'ollampe');
+    await vi.waitFor(() => expect(within(lines).getAllByRole('listitem')).toHaveLength(1));
+    expect(within(lines).getByRole('button', { name: 'Remove Öllampe 5' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('1 of 3 lines matches');
+
+    await user.clear(find);
+    await user.type(find, 'Dragon');
+    expect(await screen.findByText('No lines match “Dragon”')).toBeVisible();
+    expect(screen.queryByRole('list', { name: 'In this loot' })).not.toBeInTheDocument();
+  });
+});

@@ -1,4 +1,4 @@
-import { formatCopper, lootMessages, MAX_LOOT_ITEMS } from '@haversack/contracts';
+import { formatCopper, type LootItem, lootMessages, MAX_LOOT_ITEMS } from '@haversack/contracts';
 import {
   Alert,
   Anchor,
@@ -17,12 +17,13 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { LineFilter, NoMatchingLines, useLineFilter } from '../../../components/line-filter';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { listReset } from '../../../lib/list-reset';
 import { usePageTitle } from '../../../lib/page-title';
 import { lootTemplateQuery } from '../api/loot-api';
 import { AddLootCoinsForm, AddLootItemForm, LootItemRow } from '../components/loot-item-editor';
-import { LootItemList } from '../components/loot-item-list';
+import { LootItemList, lootItemName } from '../components/loot-item-list';
 import { LootTemplateBadges } from '../components/loot-template-card';
 import { useDuplicateLootTemplate } from '../components/loot-template-duplicate';
 
@@ -31,9 +32,13 @@ import { useDuplicateLootTemplate } from '../components/loot-template-duplicate'
  * quantities in place and removes lines. Anyone else (the catalogue's templates included) reads it and may
  * duplicate it to make their own.
  */
+const noLines: LootItem[] = [];
+
 export function LootTemplateInventoryPage() {
   const { id = '' } = useParams();
   const query = useQuery(lootTemplateQuery(id));
+  // A line is found by what it is read out by: its item's name, or "gp coins".
+  const filter = useLineFilter(query.data?.loot_items ?? noLines, lootItemName);
   const duplicate = useDuplicateLootTemplate();
   usePageTitle(query.data ? `${query.data.name} · Items` : 'Loot Template Items');
   if (query.isPending) {
@@ -123,20 +128,26 @@ export function LootTemplateInventoryPage() {
               </Text>
             </Center>
           ) : (
-            // A list named by its heading, a line an item: a screen reader says how many and steps through.
-            <Stack
-              gap="sm"
-              component="ul"
-              aria-labelledby="loot-lines-heading"
-              style={listReset}
-              data-testid="loot-item-rows"
-            >
-              {items.map((item) => (
-                <li key={item.id}>
-                  <LootItemRow templateId={template.id} item={item} />
-                </li>
-              ))}
-            </Stack>
+            <>
+              <LineFilter filter={filter} total={items.length} />
+              {filter.shownCount === 0 ? <NoMatchingLines term={filter.term} /> : null}
+              {/* A list named by its heading, a line an item: a screen reader says how many and steps
+                  through. The lines the filter leaves out are hidden, not dropped: their unsaved changes stay. */}
+              <Stack
+                gap="sm"
+                component="ul"
+                aria-labelledby="loot-lines-heading"
+                style={listReset}
+                data-testid="loot-item-rows"
+                hidden={filter.shownCount === 0}
+              >
+                {items.map((item) => (
+                  <li key={item.id} hidden={!filter.isShown(item)}>
+                    <LootItemRow templateId={template.id} item={item} />
+                  </li>
+                ))}
+              </Stack>
+            </>
           )}
         </Stack>
       </Paper>

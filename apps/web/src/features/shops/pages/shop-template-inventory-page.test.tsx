@@ -247,3 +247,60 @@ describe('ShopTemplateInventoryPage: the wares as a list', () => {
     ]);
   });
 });
+
+describe('ShopTemplateInventoryPage: finding a ware', { timeout: 20_000 }, () => {
+  const lamp = buildShopItem('Öllampe', { quantity: 3 });
+  const sabre = buildShopItem('Kılıç', { quantity: 2 });
+  const many = { ...template, shop_items: [arrow, backpack, lamp, sabre, wand] };
+  const open = () =>
+    renderRoutes(
+      [{ path: '/shops/templates/:id/inventory', element: <ShopTemplateInventoryPage /> }],
+      `/shops/templates/${template.id}/inventory`,
+    );
+
+  it('narrows the wares to those whose name holds the words, without case or accents, and says how many', async () => {
+    serve(many);
+    const user = userEvent.setup();
+    open();
+    const heading = await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    const find = screen.getByRole('searchbox', { name: 'Find a line' });
+    await user.type(find, 'OLLAMP');
+    const wares = screen.getByRole('list', { name: heading.textContent ?? '' });
+    await vi.waitFor(() => expect(within(wares).getAllByRole('listitem')).toHaveLength(1));
+    expect(within(wares).getByRole('button', { name: 'Save Öllampe' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('1 of 5 lines matches');
+
+    await user.clear(find);
+    await user.type(find, 'kilic');
+    await vi.waitFor(() =>
+      expect(
+        within(wares)
+          .getAllByRole('listitem')
+          .map((line) => line.textContent),
+      ).toEqual([expect.stringContaining('Kılıç')]),
+    );
+    await user.clear(find);
+    await vi.waitFor(() => expect(within(wares).getAllByRole('listitem')).toHaveLength(5));
+    expect(screen.getByRole('status')).toHaveTextContent('');
+  });
+
+  it('says when no ware matches, and keeps a change not yet saved on a ware the filter hid', async () => {
+    serve(many);
+    const user = userEvent.setup();
+    open();
+    await screen.findByRole('heading', { level: 1, name: /Inventory/ });
+    const quantity = within(rowOf('Arrow')).getByRole('textbox', { name: 'Quantity of Arrow' });
+    await user.clear(quantity);
+    await user.type(quantity, '150');
+    const find = screen.getByRole('searchbox', { name: 'Find a line' });
+    await user.type(find, 'zzz');
+    expect(await screen.findByText('No lines match “zzz”')).toBeVisible();
+    expect(screen.getByRole('status')).toHaveTextContent('0 of 5 lines match');
+    expect(screen.queryByRole('listitem')).not.toBeInTheDocument();
+    await user.clear(find);
+    await vi.waitFor(() =>
+      expect(within(rowOf('Arrow')).getByRole('textbox', { name: 'Quantity of Arrow' })).toHaveValue('150'),
+    );
+    expect(within(rowOf('Arrow')).getByRole('button', { name: 'Save Arrow' })).toBeEnabled();
+  });
+});

@@ -22,10 +22,11 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { memo, useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { noItemsFound } from '../../../components/empty-state';
+import { LineFilter, NoMatchingLines, useLineFilter } from '../../../components/line-filter';
 import { NumberField } from '../../../components/number-field';
 import { templateLineName, UNTOLD_WORTH } from '../../../components/template-line-name';
 import { UnavailableLineNote } from '../../../components/unavailable-line-note';
@@ -54,7 +55,11 @@ function errorText(error: unknown): string {
   return error.details[0]?.message ?? error.serverMessage ?? error.message;
 }
 
-function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem }) {
+/**
+ * One ware in the editor, drawn again only when it changes: typing in the lines' filter redraws the list
+ * of up to 200 wares, not each ware's fields.
+ */
+const ShopItemRow = memo(function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem }) {
   const queryClient = useQueryClient();
   const phone = usePhone();
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
@@ -186,7 +191,7 @@ function ShopItemRow({ templateId, item }: { templateId: string; item: ShopItem 
       </Stack>
     </Paper>
   );
-}
+});
 
 /** Add an item (the GM's own item templates, or the public catalogue) with a quantity, an own price and a restock level. */
 function AddShopItemForm({ templateId }: { templateId: string }) {
@@ -296,10 +301,14 @@ function AddShopItemForm({ templateId }: { templateId: string }) {
 }
 
 /** /shops/templates/{id}/inventory: the creator stocks a template from the item catalogue. */
+const noWares: ShopItem[] = [];
+const wareName = (item: ShopItem) => templateLineName(item.item_template);
+
 export function ShopTemplateInventoryPage() {
   const { id = '' } = useParams();
   const query = useQuery(shopTemplateQuery(id));
   const headingId = useId();
+  const filter = useLineFilter(query.data?.shop_items ?? noWares, wareName);
   usePageTitle(query.data ? `${query.data.display_name} · Inventory` : 'Shop inventory');
   if (query.isPending) {
     return (
@@ -349,13 +358,25 @@ export function ShopTemplateInventoryPage() {
           <Text c="dimmed">This shop template has no items yet.</Text>
         </Center>
       ) : template.is_owner ? (
-        // A list named by the page's heading, a line a ware: a screen reader says how many and steps through.
-        <Stack gap="sm" component="ul" aria-labelledby={headingId} style={listReset} data-testid="shop-items">
-          {items.map((item) => (
-            <li key={item.id}>
-              <ShopItemRow templateId={template.id} item={item} />
-            </li>
-          ))}
+        <Stack gap="sm">
+          <LineFilter filter={filter} total={items.length} />
+          {filter.shownCount === 0 ? <NoMatchingLines term={filter.term} /> : null}
+          {/* A list named by the page's heading, a line a ware: a screen reader says how many and steps
+              through. The wares the filter leaves out are hidden, not dropped: their unsaved changes stay. */}
+          <Stack
+            gap="sm"
+            component="ul"
+            aria-labelledby={headingId}
+            style={listReset}
+            data-testid="shop-items"
+            hidden={filter.shownCount === 0}
+          >
+            {items.map((item) => (
+              <li key={item.id} hidden={!filter.isShown(item)}>
+                <ShopItemRow templateId={template.id} item={item} />
+              </li>
+            ))}
+          </Stack>
         </Stack>
       ) : (
         <Stack gap={6} component="ul" aria-labelledby={headingId} style={listReset} data-testid="shop-items">
