@@ -8,6 +8,7 @@ import {
 } from '@haversack/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { fetchEveryPage, pageSearch } from '../../../lib/fetch-every-page';
 import { API_V1, apiRequest, isApiError, isRecordNotFound } from '../../../lib/http-client';
 
 /** spec/02 §9: character detail 5 min fresh / 30 min kept; character list 2 min / 10 min. */
@@ -17,8 +18,6 @@ const LIST_STALE_MS = 2 * 60_000;
 const LIST_GC_MS = 10 * 60_000;
 /** spec/02 §9: the character list's default page size. */
 export const CHARACTERS_PER_PAGE = 10;
-/** The largest page the server serves (contracts `characterListQuerySchema.per_page`). */
-const ALL_PER_PAGE = 100;
 
 export interface CharacterFilters {
   page: number;
@@ -73,20 +72,12 @@ async function fetchPage(params: URLSearchParams, signal: AbortSignal): Promise<
  * Every page of a list, of the largest size, as one page: the plans past Hero have no character limit, and
  * a GM of 141 characters saw 100 of them in pickers and under "Characters (109)" (review "bigdata" §4).
  */
-async function fetchAllPages(params: URLSearchParams, signal: AbortSignal): Promise<CharacterPage> {
-  const characters: Character[] = [];
-  for (let page = 1; ; page++) {
-    params.set('page', String(page));
-    params.set('per_page', String(ALL_PER_PAGE));
-    const answer = await fetchPage(params, signal);
-    characters.push(...answer.characters);
-    if (answer.characters.length === 0 || page >= answer.meta.total_pages) {
-      return {
-        characters,
-        meta: { ...answer.meta, current_page: 1, total_pages: 1, per_page: characters.length },
-      };
-    }
-  }
+async function fetchAllPages(filters: URLSearchParams, signal: AbortSignal): Promise<CharacterPage> {
+  const { items, meta } = await fetchEveryPage(
+    (page, perPage) => fetchPage(pageSearch(filters, page, perPage), signal),
+    (answer) => answer.characters,
+  );
+  return { characters: items, meta };
 }
 
 export function charactersListQuery(filters: CharacterFilters) {

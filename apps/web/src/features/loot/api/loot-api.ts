@@ -24,6 +24,7 @@ import {
 } from '@haversack/contracts';
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { fetchEveryPage } from '../../../lib/fetch-every-page';
 import { API_V1, apiRequest, isApiError } from '../../../lib/http-client';
 
 /** Loot changes at the table: a party's loot is fresh for 30 s, one loot for 30 s, templates for 5 min. */
@@ -266,23 +267,17 @@ export function partyLootQuery(partyId: string) {
   return queryOptions({
     queryKey: lootKeys.partyLoot(partyId),
     queryFn: async ({ signal }): Promise<PartyLootPage> => {
-      const instances: LootInstanceSummary[] = [];
-      for (let page = 1; ; page++) {
-        const params = new URLSearchParams({ page: String(page), per_page: String(LOOT_INVENTORY_PER_PAGE) });
-        const answer = await fetchPartyLoot(partyId, params, signal);
-        instances.push(...answer.instances);
-        if (answer.instances.length === 0 || page >= answer.meta.total_pages) {
-          return {
-            instances,
-            meta: {
-              ...answer.meta,
-              current_page: 1,
-              total_pages: 1,
-              per_page: Math.max(instances.length, 1),
-            },
-          };
-        }
-      }
+      const { items, meta } = await fetchEveryPage(
+        (page, perPage) =>
+          fetchPartyLoot(
+            partyId,
+            new URLSearchParams({ page: String(page), per_page: String(perPage) }),
+            signal,
+          ),
+        (answer) => answer.instances,
+        LOOT_INVENTORY_PER_PAGE,
+      );
+      return { instances: items, meta };
     },
     staleTime: PARTY_LOOT_STALE_MS,
   });

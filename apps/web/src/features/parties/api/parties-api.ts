@@ -18,6 +18,7 @@ import {
 } from '@haversack/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { fetchEveryPage } from '../../../lib/fetch-every-page';
 import { API_V1, apiRequest } from '../../../lib/http-client';
 
 /** spec/02 §9: party 30 s fresh, party preview 5 min. */
@@ -105,26 +106,23 @@ export function myActivePartiesQuery() {
   return queryOptions({
     queryKey: [...partyKeys.lists(), 'all-active'] as const,
     queryFn: async ({ signal }): Promise<PartyPage> => {
-      const parties: Party[] = [];
-      for (let page = 1; ; page++) {
-        const params = partyListSearch(
-          { page, search: '', showArchived: false, ownedOnly: false },
-          MAX_PARTIES_PER_PAGE,
-        );
-        const { data, meta } = await apiRequest(`${API_V1}/parties?${params}`, {
-          schema: z.array(partySchema),
-          signal,
-          toast: false,
-        });
-        parties.push(...data);
-        const { meta: pageMeta } = pageOf(data, meta);
-        if (data.length === 0 || page >= pageMeta.total_pages) {
-          return {
-            parties,
-            meta: { ...pageMeta, current_page: 1, total_pages: 1, per_page: parties.length },
-          };
-        }
-      }
+      const { items, meta } = await fetchEveryPage(
+        async (page, perPage) => {
+          const params = partyListSearch(
+            { page, search: '', showArchived: false, ownedOnly: false },
+            perPage,
+          );
+          const { data, meta: pageMeta } = await apiRequest(`${API_V1}/parties?${params}`, {
+            schema: z.array(partySchema),
+            signal,
+            toast: false,
+          });
+          return pageOf(data, pageMeta);
+        },
+        (answer) => answer.parties,
+        MAX_PARTIES_PER_PAGE,
+      );
+      return { parties: items, meta };
     },
     staleTime: PARTY_STALE_MS,
   });

@@ -32,6 +32,7 @@ import {
 } from '@haversack/contracts';
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { fetchEveryPage, pageSearch } from '../../../lib/fetch-every-page';
 import { API_V1, type ApiError, apiRequest, isApiError, outcomeUnknown } from '../../../lib/http-client';
 
 /** spec/02 §9 cache freshness: shop templates 5 min; shop instances 2 min; one shop 1 min; a party's shops 60 s. */
@@ -359,21 +360,13 @@ export function shopInstancesQuery(filters: ShopInstanceFilters) {
  * Every page of a list of shops, of the largest size, as one page: a GM of 120 shops saw the first 100 in
  * the workspace's picker and could not choose the others (as the characters' pickers, characters-api.ts).
  */
-async function fetchEveryInstance(params: URLSearchParams, signal: AbortSignal): Promise<ShopInstancePage> {
-  const instances: ShopInstanceSummary[] = [];
-  for (let page = 1; ; page++) {
-    params.set('page', String(page));
-    params.set('per_page', String(SHOP_INVENTORY_PER_PAGE));
-    const answer = await fetchInstances(params, signal);
-    instances.push(...answer.instances);
-    if (answer.instances.length === 0 || page >= answer.meta.total_pages) {
-      return {
-        ...answer,
-        instances,
-        meta: { ...answer.meta, current_page: 1, total_pages: 1, per_page: Math.max(instances.length, 1) },
-      };
-    }
-  }
+async function fetchEveryInstance(filters: URLSearchParams, signal: AbortSignal): Promise<ShopInstancePage> {
+  const { items, last, meta } = await fetchEveryPage(
+    (page, perPage) => fetchInstances(pageSearch(filters, page, perPage), signal),
+    (answer) => answer.instances,
+    SHOP_INVENTORY_PER_PAGE,
+  );
+  return { ...last, instances: items, meta };
 }
 
 /**
