@@ -1,5 +1,6 @@
 import type { AdminDashboard } from '@haversack/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { layOutCharts } from '../../../test/charts';
 import { failure, mockFetch, success } from '../../../test/fixtures';
@@ -66,7 +67,7 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     expect(container.querySelectorAll('.recharts-wrapper [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
   });
 
-  it('names the inventory chart the keyboard reaches, and counts its actions in whole numbers', async () => {
+  it("counts the inventory chart's actions in whole numbers", async () => {
     layOutCharts();
     mockFetch(({ url }) =>
       url === '/api/v1/admin/stats/dashboard'
@@ -85,12 +86,55 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
         : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
     );
     const { container } = renderRoutes([{ path: '/admin', element: <DashboardPage /> }], '/admin');
-    const chart = await screen.findByRole('application', { name: 'Inventory actions per day (30 days)' });
-    expect(chart).toHaveAttribute('tabindex', '0');
+    await waitFor(() => expect(container.querySelectorAll('svg.recharts-surface')).toHaveLength(1));
     const ticks = [
       ...container.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value'),
     ].map((tick) => tick.textContent ?? '');
     expect(ticks.length).toBeGreaterThan(0);
     expect(ticks.filter((tick) => !/^\d+$/.test(tick))).toEqual([]);
+  });
+
+  // Review M1: the chart was a focusable role=application whose arrow-key tooltip no screen reader heard.
+  it('gives the day-by-day inventory actions as a table behind "Show as table", the chart out of the tab order', async () => {
+    layOutCharts();
+    mockFetch(({ url }) =>
+      url === '/api/v1/admin/stats/dashboard'
+        ? success({
+            users: { total: 3, new_7d: 1, new_30d: 1, active_7d: 1, active_30d: 1 },
+            parties: 0,
+            characters: 0,
+            item_templates: 0,
+            item_stacks: 0,
+            inventory_actions_per_day: [
+              { date: '2026-11-26', count: 0 },
+              { date: '2026-11-27', count: 1204 },
+            ],
+            subscriptions_by_tier: [tier('tier_free', 0, 0, 0)],
+          } satisfies AdminDashboard)
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const { container } = renderRoutes([{ path: '/admin', element: <DashboardPage /> }], '/admin');
+    const show = await screen.findByRole('button', { name: 'Show as table' });
+    await waitFor(() => expect(container.querySelectorAll('svg.recharts-surface')).toHaveLength(1));
+    expect(screen.queryByRole('application')).not.toBeInTheDocument();
+    expect(container.querySelectorAll('.recharts-wrapper [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
+    expect(show).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(show);
+    expect(show).toHaveAttribute('aria-expanded', 'true');
+    const table = screen.getByRole('table', { name: 'Inventory actions per day (30 days)' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => [th.textContent, th.getAttribute('scope')]),
+    ).toEqual([
+      ['Day', 'col'],
+      ['Inventory actions', 'col'],
+    ]);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getByRole('rowheader').textContent)).toEqual([
+      '2026-11-26',
+      '2026-11-27',
+    ]);
+    expect(within(rows[1] as HTMLElement).getByRole('cell')).toHaveTextContent(/^1,204$/);
   });
 });

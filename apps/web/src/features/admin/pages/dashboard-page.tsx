@@ -9,6 +9,7 @@ import { formatCount } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { adminDashboardQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
+import { ChartFigures } from '../components/chart-figures';
 import { StatCard } from '../components/stat-card';
 
 const tierColors = ['gray.5', 'blue.5', 'violet.5', 'orange.5'];
@@ -74,20 +75,31 @@ export function DashboardPage() {
                     message="Nobody moved, added or removed items in the last 30 days."
                   />
                 ) : (
-                  <BarChart
-                    h={260}
-                    data={query.data.inventory_actions_per_day.map((d) => ({
-                      date: d.date.slice(5),
-                      count: d.count,
+                  <ChartFigures
+                    caption="Inventory actions per day (30 days)"
+                    periodHeader="Day"
+                    valueHeader="Inventory actions"
+                    rows={query.data.inventory_actions_per_day.map((d) => ({
+                      period: d.date,
+                      value: d.count.toLocaleString(),
                     }))}
-                    dataKey="date"
-                    series={[{ name: 'count', label: 'Inventory actions', color: 'violet.6' }]}
-                    tickLine="y"
-                    // Counts: no half an action between 0 and 1.
-                    yAxisProps={{ allowDecimals: false }}
-                    // Its keyboard layer is the only way to the day-by-day figures, so it stays, named.
-                    barChartProps={{ title: 'Inventory actions per day (30 days)' }}
-                  />
+                  >
+                    <BarChart
+                      h={260}
+                      data={query.data.inventory_actions_per_day.map((d) => ({
+                        date: d.date.slice(5),
+                        count: d.count,
+                      }))}
+                      dataKey="date"
+                      series={[{ name: 'count', label: 'Inventory actions', color: 'violet.6' }]}
+                      tickLine="y"
+                      // Counts: no half an action between 0 and 1.
+                      yAxisProps={{ allowDecimals: false }}
+                      // A tab stop whose arrow keys move a tooltip no screen reader hears: the table below
+                      // holds the day-by-day figures.
+                      barChartProps={{ accessibilityLayer: false }}
+                    />
+                  </ChartFigures>
                 )}
               </Card>
             </Grid.Col>

@@ -1,5 +1,6 @@
 import type { AdminFinancial } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { layOutCharts } from '../../../test/charts';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -10,7 +11,8 @@ import { FinancialPage } from './financial-page';
 afterEach(() => vi.restoreAllMocks());
 
 describe('FinancialPage', { timeout: 30_000 }, () => {
-  it('names the revenue chart the keyboard reaches: it holds the only monthly figures', async () => {
+  // Review M1: the chart was a focusable role=application whose arrow-key tooltip no screen reader heard.
+  it('gives the month-by-month revenue as a table behind "Show as table", the chart out of the tab order', async () => {
     layOutCharts();
     const financial: AdminFinancial = {
       by_tier_status: [],
@@ -31,13 +33,34 @@ describe('FinancialPage', { timeout: 30_000 }, () => {
             })
           : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
     );
-    renderRoutes([{ path: '/admin/financial', element: <FinancialPage /> }], '/admin/financial');
-    const chart = await screen.findByRole(
-      'application',
-      { name: 'Monthly revenue (12 months)' },
-      { timeout: 10_000 },
+    const { container } = renderRoutes(
+      [{ path: '/admin/financial', element: <FinancialPage /> }],
+      '/admin/financial',
     );
-    expect(chart).toHaveAttribute('tabindex', '0');
+    const show = await screen.findByRole('button', { name: 'Show as table' }, { timeout: 10_000 });
+    await waitFor(() => expect(container.querySelectorAll('svg.recharts-surface')).toHaveLength(1));
+    expect(screen.queryByRole('application')).not.toBeInTheDocument();
+    expect(container.querySelectorAll('.recharts-wrapper [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
+    await userEvent.click(show);
+    const table = screen.getByRole('table', { name: 'Monthly revenue (12 months)' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => [th.textContent, th.getAttribute('scope')]),
+    ).toEqual([
+      ['Month', 'col'],
+      ['Revenue', 'col'],
+    ]);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(
+      rows.map((row) => [
+        within(row).getByRole('rowheader').textContent,
+        within(row).getByRole('cell').textContent,
+      ]),
+    ).toEqual([
+      ['2026-10', '$5.00'],
+      ['2026-11', '$10.00'],
+    ]);
   });
 
   // Review: the Tier column read "tier_free" for a Hero plan ended at once, and "No reason given" stood

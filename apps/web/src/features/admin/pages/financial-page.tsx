@@ -21,6 +21,7 @@ import { formatCount, formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { adminFinancialQuery, billingEventsQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
+import { ChartFigures } from '../components/chart-figures';
 import { StatCard } from '../components/stat-card';
 import { adminDateTime } from '../lib/format';
 
@@ -85,20 +86,31 @@ export function FinancialPage() {
                 message="No paid subscription has run in the last 12 months."
               />
             ) : (
-              <BarChart
-                h={240}
-                data={query.data.monthly_revenue.map((m) => ({
-                  month: m.month,
-                  revenue: m.revenue_cents / 100,
+              <ChartFigures
+                caption="Monthly revenue (12 months)"
+                periodHeader="Month"
+                valueHeader="Revenue"
+                rows={query.data.monthly_revenue.map((m) => ({
+                  period: m.month,
+                  value: money(m.revenue_cents, m.currency),
                 }))}
-                dataKey="month"
-                series={[{ name: 'revenue', label: 'Revenue', color: 'green.6' }]}
-                // Its keyboard layer is the only way to the month-by-month figures, so it stays, named.
-                barChartProps={{ title: 'Monthly revenue (12 months)' }}
-                valueFormatter={(value) =>
-                  money(value * 100, query.data.monthly_revenue[0]?.currency ?? 'usd')
-                }
-              />
+              >
+                <BarChart
+                  h={240}
+                  data={query.data.monthly_revenue.map((m) => ({
+                    month: m.month,
+                    revenue: m.revenue_cents / 100,
+                  }))}
+                  dataKey="month"
+                  series={[{ name: 'revenue', label: 'Revenue', color: 'green.6' }]}
+                  // A tab stop whose arrow keys move a tooltip no screen reader hears: the table below
+                  // holds the month-by-month figures.
+                  barChartProps={{ accessibilityLayer: false }}
+                  valueFormatter={(value) =>
+                    money(value * 100, query.data.monthly_revenue[0]?.currency ?? 'usd')
+                  }
+                />
+              </ChartFigures>
             )}
           </Card>
 
