@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 export function CharacterCard({ character }: { character: Character }) {
   const summary = [character.race, character.character_class].filter(Boolean).join(' · ');
   return (
-    <Card withBorder padding="lg" data-testid="character-card">
+    <Card withBorder padding="lg" component="li" data-testid="character-card">
       <Stack gap="xs" h="100%">
         {/* A long name wraps in its own column; the badge keeps its width rather than shrinking to "L…". */}
         <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">

@@ -1,5 +1,5 @@
 import type { Character } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
@@ -55,5 +55,28 @@ describe('CharacterListPage', () => {
     const card = await screen.findByTestId('character-card');
     const badge = within(card).getByText('Level 12').closest('.mantine-Badge-root');
     expect(badge).toHaveStyle({ flexShrink: '0' });
+  });
+
+  // Review L1: the cards were no list, and filtering said nothing, not even "No characters found".
+  it('lists the characters under the Characters heading and, once a filter changes, says politely how many it found', async () => {
+    serve([buildCharacter({ id: 'aria', name: 'Aria' }), buildCharacter({ id: 'brom', name: 'Brom' })]);
+    const user = userEvent.setup();
+    renderPage();
+    const list = await screen.findByRole('list', { name: 'Characters' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([expect.stringContaining('Aria'), expect.stringContaining('Brom')]);
+    // Nothing on arrival: the focused heading and the list say enough.
+    const status = screen.getByTestId('character-count');
+    expect(status).toHaveAttribute('role', 'status');
+    expect(status).toHaveTextContent(/^$/);
+    const search = screen.getByRole('textbox', { name: 'Search' });
+    await user.type(search, 'zzz');
+    await waitFor(() => expect(status).toHaveTextContent(/^No characters found$/));
+    await user.clear(search);
+    await waitFor(() => expect(status).toHaveTextContent(/^2 characters$/));
+    expect(screen.getByRole('list', { name: 'Characters' })).toBeInTheDocument();
   });
 });

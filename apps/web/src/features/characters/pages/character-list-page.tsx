@@ -1,13 +1,25 @@
-import { Button, Group, Pagination, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { formatEnUs } from '@haversack/contracts';
+import {
+  Button,
+  Group,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { NumberField } from '../../../components/number-field';
 import { isApiError } from '../../../lib/http-client';
+import { listReset } from '../../../lib/list-reset';
 import { usePageTitle } from '../../../lib/page-title';
 import { PartyCardSkeletons } from '../../parties/components/party-card-skeletons';
 import { type CharacterFilters, charactersListQuery } from '../api/characters-api';
@@ -49,13 +61,23 @@ export function CharacterListPage() {
     !filtersActive &&
     !typedFilter;
   const totalPages = query.data?.meta.total_pages ?? 1;
-  const resetPage = () => setPage(1);
+  const headingId = useId();
+  // Review L1: a filter's result is said once the typing has settled and its answer is in; not on arrival,
+  // where the focused heading and the list already say enough.
+  const [filtered, setFiltered] = useState(false);
+  const settled = typed === debounced && query.data !== undefined && !query.isPlaceholderData;
+  const resetPage = () => {
+    setPage(1);
+    setFiltered(true);
+  };
 
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end" gap="md">
         <Stack gap={4}>
-          <Title order={1}>Characters</Title>
+          <Title order={1} id={headingId}>
+            Characters
+          </Title>
           <Text c="dimmed">Your characters and the parties they adventure with.</Text>
         </Stack>
         <Button component={Link} to="/characters/new">
@@ -116,6 +138,10 @@ export function CharacterListPage() {
         </SimpleGrid>
       )}
 
+      <VisuallyHidden role="status" data-testid="character-count">
+        {filtered && settled ? countText(query.data.meta.total_count) : ''}
+      </VisuallyHidden>
+
       {query.isPending ? (
         <PartyCardSkeletons />
       ) : query.isError && !query.data ? (
@@ -143,7 +169,16 @@ export function CharacterListPage() {
           />
         )
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="character-grid">
+        // A list named by the page's heading, a card a character: a screen reader says how many and steps
+        // from one to the next.
+        <SimpleGrid
+          cols={{ base: 1, sm: 2, lg: 3 }}
+          spacing="md"
+          data-testid="character-grid"
+          component="ul"
+          aria-labelledby={headingId}
+          style={listReset}
+        >
           {query.data.characters.map((character) => (
             <CharacterCard key={character.id} character={character} />
           ))}
@@ -157,4 +192,10 @@ export function CharacterListPage() {
       ) : null}
     </Stack>
   );
+}
+
+/** What the filters found: the page's own empty title when nothing. */
+function countText(count: number): string {
+  if (count === 0) return 'No characters found';
+  return `${formatEnUs(count)} ${count === 1 ? 'character' : 'characters'}`;
 }
