@@ -1,3 +1,4 @@
+import type { PartyMember } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -140,5 +141,40 @@ describe('PartyOverviewTab settings card', () => {
       expect(within(card).getByText(label)).toHaveStyle({ flexShrink: '0' });
       expect(within(card).getByText(value)).toHaveStyle({ minWidth: '0' });
     }
+  });
+});
+
+describe('PartyOverviewTab members', () => {
+  // Review L4: the Overview's members were lines of text, no list to step through member by member.
+  it('reads the members as a list named by the Members heading, a member an item, and says it is loading', async () => {
+    let answer: (response: Response) => void = () => {};
+    mockFetch(({ url }) =>
+      new URL(url, 'http://test').pathname === '/api/v1/parties/party-1/members'
+        ? new Promise<Response>((resolve) => {
+            answer = resolve;
+          })
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+    );
+    const party = buildParty({ id: 'party-1' });
+    renderWithProviders(<PartyOverviewTab party={party} onShare={noop} onShowCharacters={noop} />);
+    const region = screen.getByRole('region', { name: 'Members' });
+    expect(within(region).getByRole('status')).toHaveTextContent('Loading members');
+    const member = (userId: string, username: string, role: PartyMember['role']): PartyMember => ({
+      id: `member-${userId}`,
+      user_id: userId,
+      role,
+      created_at: '2026-01-01T00:00:00.000Z',
+      user: { username, email: null },
+      party_collaboration: null,
+      character_details: [],
+    });
+    answer(success([member('user-gm', 'gamemaster', 'gm'), member('user-brom', 'Brom', 'player')]));
+    const list = await within(region).findByRole('list', { name: 'Members' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['gamemasterGame Master', 'BromPlayer']);
+    expect(within(region).queryByRole('status')).not.toBeInTheDocument();
   });
 });

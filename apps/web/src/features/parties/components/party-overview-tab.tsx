@@ -1,8 +1,9 @@
 import { type Party, roleLabels } from '@haversack/contracts';
-import { Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { TextSkeleton } from '../../../components/loading';
+import { listReset } from '../../../lib/list-reset';
 import { partyMembersQuery } from '../api/parties-api';
 import { InvitationBox } from './invitation-box';
 import { PartyAdminActions } from './party-admin-actions';
@@ -108,22 +109,29 @@ export function PartyOverviewTab({
                 Members
               </Title>
               {members.isPending ? (
-                <TextSkeleton lines={3} />
+                <div>
+                  <VisuallyHidden role="status">Loading members</VisuallyHidden>
+                  <TextSkeleton lines={3} />
+                </div>
               ) : members.isError && !members.data ? (
                 <Text size="sm" c="red">
                   Members could not be loaded.
                 </Text>
               ) : (
-                members.data.map((member) => (
-                  <Group key={member.id} justify="space-between" wrap="nowrap">
-                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                      {member.user.username}
-                    </Text>
-                    <Text size="sm" c="dimmed">
-                      {roleLabels[member.role]}
-                    </Text>
-                  </Group>
-                ))
+                // A list named by the heading above it, as on the Members tab: a screen reader says how many
+                // and steps from one member to the next.
+                <Stack gap="xs" component="ul" aria-labelledby="members-heading" style={listReset}>
+                  {members.data.map((member) => (
+                    <Group key={member.id} justify="space-between" wrap="nowrap" component="li">
+                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                        {member.user.username}
+                      </Text>
+                      <Text size="sm" c="dimmed">
+                        {roleLabels[member.role]}
+                      </Text>
+                    </Group>
+                  ))}
+                </Stack>
               )}
             </Stack>
           </Paper>
