@@ -82,6 +82,31 @@ export const ledgerRepository = {
   },
 
   /**
+   * What each character has received so far from the party's split sales (issue 11 §8), in copper, in the
+   * order of the ids given: the payment rows marked `split_share`, whose amounts add up to each share.
+   */
+  async splitSaleShares(db: Executor, partyId: string, characterIds: string[]): Promise<number[]> {
+    if (characterIds.length === 0) return [];
+    const rows = await db
+      .select({
+        characterId: transactions.characterId,
+        cp: sql<string>`coalesce(sum(${transactions.amountCp}), 0)`,
+      })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.partyId, partyId),
+          eq(transactions.transactionType, 'sale'),
+          inArray(transactions.characterId, characterIds),
+          sql`${transactions.details} @> ${JSON.stringify({ role: 'payment', split_share: true })}::jsonb`,
+        ),
+      )
+      .groupBy(transactions.characterId);
+    const byId = new Map(rows.map((row) => [row.characterId, Number(row.cp)]));
+    return characterIds.map((id) => byId.get(id) ?? 0);
+  },
+
+  /**
    * DESIGN §4 Undo: the entry, locked so that two undos of it take turns, when it is the actor's own: the
    * rows are never updated, the lock only orders the undos.
    */

@@ -11,11 +11,26 @@ describe('splitProceeds', () => {
     expect(shares[2]?.coins).toEqual({ pp: 0, gp: 3, ep: 0, sp: 3, cp: 3 });
   });
 
+  it('deals the odd copper to whoever has received the least from earlier split sales, ties in list order', () => {
+    // Aria and Bram got the odd copper last time: this time it goes to Cole, then (a tie) to Aria.
+    expect(splitProceeds(1001, 3, [334, 334, 333]).map((s) => s.cp)).toEqual([334, 333, 334]);
+    expect(splitProceeds(1000, 3, [334, 334, 333]).map((s) => s.cp)).toEqual([333, 333, 334]);
+    expect(splitProceeds(1001, 3, [10, 5, 0]).map((s) => s.cp)).toEqual([333, 334, 334]);
+    // Over a run of odd sales among the same three, nobody is more than 1 cp ahead of anyone.
+    const received = [0, 0, 0];
+    for (let sale = 0; sale < 10; sale++) {
+      for (const [i, share] of splitProceeds(1001, 3, received).entries())
+        received[i] = (received[i] ?? 0) + share.cp;
+      expect(Math.max(...received) - Math.min(...received)).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('gives nothing to anyone when the sale is worth nothing, and refuses nonsense', () => {
     expect(splitProceeds(0, 2).map((s) => s.cp)).toEqual([0, 0]);
     expect(() => splitProceeds(10, 0)).toThrow(RangeError);
     expect(() => splitProceeds(-1, 2)).toThrow(RangeError);
     expect(() => splitProceeds(1.5, 2)).toThrow(RangeError);
+    expect(() => splitProceeds(10, 2, [0])).toThrow(RangeError);
   });
 
   it('never creates or loses copper: shares add up to the total and differ by at most 1 cp', () => {

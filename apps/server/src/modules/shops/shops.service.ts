@@ -2348,8 +2348,19 @@ export class ShopsService {
         targetName: seller.ownerName,
         targetId: seller.ownerId,
       };
-      // Shares in copper, the remainder dealt one each in list order: they always add up to the total.
-      const shares = splitAmong ? splitProceeds(total, recipients.length) : [];
+      // Shares in copper, the remainder dealt one each to whoever has received the least from earlier split
+      // sales (ties in list order): they always add up to the total.
+      const shares = splitAmong
+        ? splitProceeds(
+            total,
+            recipients.length,
+            await ledgerRepository.splitSaleShares(
+              tx,
+              shop.partyId,
+              recipients.map((r) => r.id),
+            ),
+          )
+        : [];
       const parts = recipients.map((r, i) => `${r.name} (${formatCopper(shares[i]?.cp ?? 0)})`);
       const splitText =
         parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');

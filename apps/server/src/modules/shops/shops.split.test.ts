@@ -153,6 +153,26 @@ describe('splitting the proceeds of a sale', () => {
     ]);
   });
 
+  it('deals the odd copper of a later split sale to whoever has received the least so far', async () => {
+    const w = await world();
+    const splitSale = () =>
+      sell(w, w.gm, {
+        item_instance_id: w.stashGem.id,
+        quantity: 1,
+        seller_container_id: w.stash.id,
+        split_among: w.heroes.map((h) => h.id),
+      });
+    expect((await splitSale()).statusCode).toBe(200);
+    expect(await Promise.all(w.bags.map(coinsIn))).toEqual([334, 334, 333]);
+    // The same three, listed in the same order: Cole's turn for an odd copper, then Aria's (a tie with Bram).
+    const second = await splitSale();
+    expect(second.statusCode).toBe(200);
+    expect(body<TradeResult>(second).message).toBe(
+      'Sale complete: 10 gp 1 cp split among Aria (3 gp 3 sp 4 cp), Bram (3 gp 3 sp 3 cp) and Cole (3 gp 3 sp 4 cp).',
+    );
+    expect(await Promise.all(w.bags.map(coinsIn))).toEqual([668, 667, 667]);
+  });
+
   it('sells only from the stash or the GM’s own characters, shared in the order chosen', async () => {
     const w = await world();
     // A player's gem is not the GM's to sell, split or not.
