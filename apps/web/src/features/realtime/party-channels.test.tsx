@@ -21,6 +21,7 @@ import {
   partyRealtimeState,
   removedFromPartyMessage,
 } from './party-channels';
+import { PRESENCE_LEFT_GRACE_MS } from './presence-notices';
 
 interface FakeSubscription {
   params: { channel: string; party_id: string };
@@ -257,6 +258,81 @@ describe('party channels', () => {
     expectPartyExit('p-stayed')();
     channel('p-stayed', 'PartyChannel').rejected();
     expect(warning).toHaveBeenCalledWith(removedFromPartyMessage);
+  });
+});
+
+describe('presence notices', () => {
+  const pip = { id: 'user-pip', username: 'Pip' };
+  const cara = { id: 'user-cara', username: 'Cara' };
+  const me = { id: 'user-me', username: 'Me' };
+  const change = (change_type: 'joined' | 'left', who: typeof pip, online: (typeof pip)[]) => ({
+    action: 'presence_changed',
+    change_type,
+    user_id: who.id,
+    actor: { id: who.id, name: who.username },
+    online_users: online,
+  });
+  const open = (partyId: string, online: (typeof pip)[]) => {
+    release = acquirePartyChannels(partyId, new QueryClient());
+    confirmBoth(partyId);
+    channel(partyId, 'PartyInventoryChannel').received({
+      action: 'presence_update',
+      change_type: 'snapshot',
+      online_users: online,
+    });
+    return channel(partyId, 'PartyChannel');
+  };
+
+  it('says nothing when a member moves between pages and comes back within the grace', () => {
+    vi.useFakeTimers();
+    const info = vi.spyOn(toast, 'info');
+    const party = open('p-move', [me, pip]);
+    party.received(change('left', pip, [me]));
+    vi.advanceTimersByTime(PRESENCE_LEFT_GRACE_MS - 1);
+    party.received(change('joined', pip, [me, pip]));
+    vi.advanceTimersByTime(PRESENCE_LEFT_GRACE_MS * 2);
+    expect(info).not.toHaveBeenCalled();
+    // The avatars follow the server at once all the same.
+    expect(partyRealtimeState('p-move').onlineUsers).toEqual([me, pip]);
+  });
+
+  it('announces a real departure once the grace is over', () => {
+    vi.useFakeTimers();
+    const info = vi.spyOn(toast, 'info');
+    const party = open('p-gone', [me, pip]);
+    party.received(change('left', pip, [me]));
+    expect(partyRealtimeState('p-gone').onlineUsers).toEqual([me]);
+    vi.advanceTimersByTime(PRESENCE_LEFT_GRACE_MS - 1);
+    expect(info).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(info).toHaveBeenCalledWith('Pip left the party', 2_000);
+    // Back later: a real arrival, told.
+    party.received(change('joined', pip, [me, pip]));
+    expect(info).toHaveBeenLastCalledWith('Pip joined the party', 2_000);
+    expect(info).toHaveBeenCalledTimes(2);
+  });
+
+  it('announces a real arrival at once, but not one of someone already counted present', () => {
+    vi.useFakeTimers();
+    const info = vi.spyOn(toast, 'info');
+    const party = open('p-arrive', [me, pip]);
+    party.received(change('joined', cara, [me, pip, cara]));
+    expect(info).toHaveBeenCalledWith('Cara joined the party', 2_000);
+    info.mockClear();
+    // A server that restarted counts everyone anew: Pip never left for this screen.
+    party.received(change('joined', pip, [me, pip, cara]));
+    vi.advanceTimersByTime(PRESENCE_LEFT_GRACE_MS * 2);
+    expect(info).not.toHaveBeenCalled();
+  });
+
+  it('drops a departure still in its grace when the party’s screens close', () => {
+    vi.useFakeTimers();
+    const info = vi.spyOn(toast, 'info');
+    const party = open('p-closed', [me, pip]);
+    party.received(change('left', pip, [me]));
+    release();
+    vi.advanceTimersByTime(PRESENCE_LEFT_GRACE_MS * 2);
+    expect(info).not.toHaveBeenCalled();
   });
 });
 

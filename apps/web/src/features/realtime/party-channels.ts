@@ -13,12 +13,14 @@ import {
   type Invalidation,
   invalidationsFor,
   isPresenceAction,
+  type Notice,
   noticeFor,
   type OnlineUser,
   type PartyChannelName,
   partyMessageSchema,
   resyncInvalidations,
 } from './party-events';
+import { type PresenceNotices, presenceNotices } from './presence-notices';
 
 export const connectFailedMessage = 'Failed to connect to real-time updates';
 export const removedFromPartyMessage = 'You are no longer a member of this party.';
@@ -107,6 +109,8 @@ interface Entry {
   failureShown: boolean;
   connectTimer: ReturnType<typeof setTimeout> | undefined;
   releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  /** "Joined" and "left the party", told for real arrivals and departures only (not page moves). */
+  presence: PresenceNotices;
   state: PartyRealtimeState;
 }
 
@@ -222,10 +226,16 @@ function receive(entry: Entry, data: unknown): void {
   if (isPresenceAction(message.action) && message.online_users)
     setState(entry, { onlineUsers: message.online_users });
   invalidate(entry, invalidationsFor(message, entry.partyId), message.tab === tabId);
-  // The Notifications preference turns these notices off; the data still refreshes.
   const notice = noticeFor(message, useAuthStore.getState().user?.id ?? null);
-  if (notice && currentPreferences(entry.queryClient).notificationsEnabled)
-    toast.info(notice.message, notice.duration);
+  if (message.action === 'presence_update' && message.change_type === 'snapshot' && message.online_users)
+    entry.presence.snapshot(message.online_users);
+  else if (message.action === 'presence_changed') entry.presence.changed(message, notice);
+  else if (notice) show(entry, notice);
+}
+
+/** The Notifications preference (as it is when the notice shows) turns notices off; the data still refreshes. */
+function show(entry: Entry, notice: Notice): void {
+  if (currentPreferences(entry.queryClient).notificationsEnabled) toast.info(notice.message, notice.duration);
 }
 
 /** Subscribe the entry's two channels on a consumer; callbacks of an earlier consumer are ignored from now on. */
@@ -316,6 +326,7 @@ function attach(entry: Entry, consumer: Consumer | null): void {
 function teardown(entry: Entry): void {
   clearTimeout(entry.connectTimer);
   entry.stopWatchingFetches();
+  entry.presence.stop();
   entries.delete(entry.partyId);
   if (entry.consumer === getConsumer())
     for (const subscription of entry.subscriptions) subscription.unsubscribe();
@@ -339,7 +350,8 @@ export function acquirePartyChannels(partyId: string, queryClient: QueryClient):
     clearTimeout(entry.releaseTimer);
     entry.queryClient = queryClient;
   } else {
-    entry = {
+    const notices = presenceNotices((notice) => show(created, notice));
+    const created: Entry = {
       partyId,
       refs: 0,
       queryClient,
@@ -355,8 +367,10 @@ export function acquirePartyChannels(partyId: string, queryClient: QueryClient):
       failureShown: false,
       connectTimer: undefined,
       releaseTimer: undefined,
+      presence: notices,
       state: idleRealtimeState,
     };
+    entry = created;
     entries.set(partyId, entry);
     watchFetches(entry);
     attach(entry, getConsumer());
