@@ -184,6 +184,25 @@ describe('global.css: the Undo a phone taps', () => {
   });
 });
 
+describe('global.css: toasts over a dialog on a phone', () => {
+  it('go to the bottom of the screen while a dialog is open, clear of its title', () => {
+    useStyles();
+    const toasts = document.createElement('div');
+    toasts.className = 'haversack-toasts';
+    toasts.dataset.position = 'top-right';
+    document.body.append(toasts);
+    onTestFinished(() => toasts.remove());
+    expect(getComputedStyle(toasts).top).not.toBe('auto');
+    const dialog = document.createElement('section');
+    dialog.className = 'mantine-Modal-content';
+    dialog.setAttribute('aria-modal', 'true');
+    document.body.append(dialog);
+    onTestFinished(() => dialog.remove());
+    expect(getComputedStyle(toasts).top).toBe('auto');
+    expect(getComputedStyle(toasts).bottom).not.toBe('');
+  });
+});
+
 describe('global.css: touch targets on a phone', () => {
   restoreViewportAfterEach();
   const renderLinks = () =>
