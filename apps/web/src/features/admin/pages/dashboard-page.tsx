@@ -81,7 +81,7 @@ export function DashboardPage() {
                     valueHeader="Inventory actions"
                     rows={query.data.inventory_actions_per_day.map((d) => ({
                       period: d.date,
-                      value: d.count.toLocaleString(),
+                      value: formatCount(d.count),
                     }))}
                   >
                     <BarChart
