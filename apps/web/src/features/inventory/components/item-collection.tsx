@@ -99,7 +99,11 @@ export function itemGridHelp({
   ].join('');
 }
 
-/** The grid's keyboard model: its tiles share one Tab stop (a roving tabindex) and arrows move between them. */
+/**
+ * The grid's keyboard model: its tiles share one Tab stop (a roving tabindex) and arrows move between them.
+ * The tiles are a list, whatever the columns drawn: every arrow goes to the next or the previous item, Down
+ * and Up as Right and Left, so that a screen reader, which knows nothing of columns, skips none.
+ */
 interface Roving {
   tabIndexOf: (item: ItemInstance) => 0 | -1;
   onFocusItem: (item: ItemInstance) => void;
@@ -110,7 +114,6 @@ interface Roving {
 
 function useRovingTiles(
   items: ItemInstance[],
-  columns: number,
   scrollToIndex?: (index: number) => void,
   emptyRef?: React.RefObject<HTMLElement | null>,
 ) {
@@ -174,8 +177,8 @@ function useRovingTiles(
     const next: Record<string, number> = {
       ArrowRight: activeIndex + 1,
       ArrowLeft: activeIndex - 1,
-      ArrowDown: activeIndex + columns,
-      ArrowUp: activeIndex - columns,
+      ArrowDown: activeIndex + 1,
+      ArrowUp: activeIndex - 1,
       Home: 0,
       End: last,
     };
@@ -357,7 +360,6 @@ export function ItemGrid(
   const emptyRef = useRef<HTMLDivElement>(null);
   const { listRef, onKeyDown, roving } = useRovingTiles(
     items,
-    columns,
     (index) => scrollTo.current?.(index),
     emptyRef,
   );
