@@ -128,14 +128,39 @@ describe('ItemCollection keyboard', () => {
     await user.keyboard('{Home}{ArrowRight}{ArrowRight}');
     expect(tile('Candle')).toHaveFocus();
     expect(names.map((name) => tile(name).tabIndex)).toEqual([-1, -1, 0, -1, -1]);
-    // The keys are told with every tile and shown while the keyboard is in the grid.
-    expect(tile('Candle')).toHaveAccessibleDescription(expect.stringContaining('Arrow keys, Home and End'));
 
     // One Tab leaves the grid; Shift+Tab comes back to the tile last used.
     await user.tab();
     expect(screen.getByRole('button', { name: 'After' })).toHaveFocus();
     await user.tab({ shift: true });
     expect(tile('Candle')).toHaveFocus();
+    // The keys are told as the keyboard comes into the grid, and shown while it is there.
+    expect(tile('Candle')).toHaveAccessibleDescription(expect.stringContaining('Arrow keys, Home and End'));
+  });
+
+  it('tells the keys once as the focus comes into the grid, not again with every tile the arrows reach', async () => {
+    const user = userEvent.setup();
+    renderCollection();
+    await screen.findByRole('button', { name: 'Arrow, quantity 1' });
+    screen.getByRole('button', { name: 'Before' }).focus();
+    await user.tab();
+    expect(tile('Arrow')).toHaveAccessibleDescription(expect.stringContaining('Arrow keys, Home and End'));
+    // The drag's own instructions come with the first tile too, and likewise only with it.
+    expect(tile('Arrow')).toHaveAccessibleDescription(expect.stringContaining('To pick up a draggable item'));
+
+    await user.keyboard('{ArrowRight}');
+    expect(tile('Bedroll')).toHaveFocus();
+    expect(tile('Bedroll')).not.toHaveAttribute('aria-describedby');
+    await user.keyboard('{End}');
+    expect(tile('Torch')).not.toHaveAttribute('aria-describedby');
+    // Still in the page, after the tiles, for whoever wants to read it again.
+    expect(screen.getByText(/^Arrow keys, Home and End/)).toBeInTheDocument();
+
+    // Out and back in: told again.
+    await user.tab();
+    await user.tab({ shift: true });
+    expect(tile('Torch')).toHaveFocus();
+    expect(tile('Torch')).toHaveAccessibleDescription(expect.stringContaining('Arrow keys, Home and End'));
   });
 
   it('hands the focus to "No items found." when the focused last item goes, not to the page', async () => {

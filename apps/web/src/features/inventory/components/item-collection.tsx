@@ -76,7 +76,7 @@ export interface ItemGridProps extends Omit<ItemCollectionProps, 'containerId' |
   moveVerb?: 'Move' | 'Take';
 }
 
-/** The keys of the item grid, told with every tile: only those that do something here. */
+/** The keys of the item grid, told as the focus comes in: only those that do something here. */
 export function itemGridHelp({
   draggable,
   movable,
@@ -198,7 +198,7 @@ function useRovingTiles(
 }
 
 function GridHelp({ id, shown, text }: { id: string; shown: boolean; text: string }) {
-  // Read with every tile; on screen while the keyboard is in the grid.
+  // Read with the tile the focus comes in on; on screen while the keyboard is in the grid.
   return shown ? (
     <Text id={id} size="xs" c="dimmed" mt="xs" data-testid="item-grid-help">
       {text}
@@ -364,8 +364,11 @@ export function ItemGrid(
     emptyRef,
   );
   const [keyboardInside, setKeyboardInside] = useState(false);
+  // The keys are told with the tile the focus comes into the grid on; the arrows' next tiles say only their
+  // names (the help read after each of them drowned them). Out of the grid and back, they are told again.
+  const [helpTold, setHelpTold] = useState(false);
   const handlers = useTileHandlers(props, roving);
-  const shared = tileProps(props, handlers, roving.helpId);
+  const shared = tileProps(props, handlers, roving.helpId, !helpTold);
 
   let content: React.ReactNode;
   if (pending) content = <LoadingTiles columns={columns} />;
@@ -426,9 +429,14 @@ export function ItemGrid(
           ref={listRef}
           data-item-grid
           onKeyDown={onKeyDown}
-          onFocus={(event) => setKeyboardInside(event.target.matches(':focus-visible'))}
+          onFocus={(event) => {
+            setKeyboardInside(event.target.matches(':focus-visible'));
+            if (event.currentTarget.contains(event.relatedTarget as Node | null)) setHelpTold(true);
+          }}
           onBlur={(event) => {
-            if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setKeyboardInside(false);
+            if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+            setKeyboardInside(false);
+            setHelpTold(false);
           }}
         >
           {content}
@@ -478,6 +486,8 @@ interface TileProps {
   destinations?: Container[];
   tabIndex: 0 | -1;
   helpId: string;
+  /** The help (and the drag's instructions) go with the tile: not yet told since the focus came in. */
+  describe: boolean;
   /** In a virtualised list: the tile's place (from 1) and how many items there are. */
   index?: number;
   of?: number;
@@ -508,7 +518,7 @@ const Tile = memo(
         draggable={props.draggable}
         tabIndex={props.tabIndex}
         onFocus={() => handlers.current.onFocusItem(item)}
-        describedBy={props.helpId}
+        describedBy={props.describe ? props.helpId : undefined}
         destinations={props.destinations}
         onMoveTo={props.movable ? (containerId) => handlers.current.onMoveTo?.(item, containerId) : undefined}
         swipe={
@@ -533,6 +543,7 @@ const Tile = memo(
     before.moveVerb === after.moveVerb &&
     before.tabIndex === after.tabIndex &&
     before.helpId === after.helpId &&
+    before.describe === after.describe &&
     before.index === after.index &&
     before.of === after.of &&
     before.handlers === after.handlers &&
@@ -540,7 +551,12 @@ const Tile = memo(
 );
 
 /** The props every tile of a grid shares. */
-function tileProps(props: ItemGridProps, handlers: React.RefObject<TileHandlers>, helpId: string) {
+function tileProps(
+  props: ItemGridProps,
+  handlers: React.RefObject<TileHandlers>,
+  helpId: string,
+  describe: boolean,
+) {
   return {
     layout: props.layout,
     draggable: props.draggable,
@@ -549,6 +565,7 @@ function tileProps(props: ItemGridProps, handlers: React.RefObject<TileHandlers>
     moveVerb: props.moveVerb,
     destinations: props.destinations,
     helpId,
+    describe,
     handlers,
   };
 }

@@ -61,7 +61,10 @@ export interface ItemTileProps {
   /** The item grid's roving tabindex: 0 on the one tile the Tab key reaches, -1 on the others. */
   tabIndex?: 0 | -1;
   onFocus?: (event: FocusEvent<HTMLDivElement>) => void;
-  /** Id of the keyboard help the grid shows (read with the tile). */
+  /**
+   * Id of the keyboard help the grid shows, read with the tile, and with it the drag's instructions; none
+   * once the grid has told them (the arrows moved on from the tile the focus came in on).
+   */
   describedBy?: string;
   /** What a drag carries; by default the stack as one of my items (a loot stack says where it comes from). */
   dragData?: DraggedItem | DraggedLootItem;
@@ -190,9 +193,9 @@ export function ItemTile({
 
   // The dragged copy is drawn by the workspace's DragOverlay; the tile itself only follows a swipe.
   const transform = swipeState.offset ? `translateX(${swipeState.offset}px)` : undefined;
-  const describedByIds =
-    [draggable ? drag.attributes['aria-describedby'] : null, describedBy].filter(Boolean).join(' ') ||
-    undefined;
+  const describedByIds = describedBy
+    ? [draggable ? drag.attributes['aria-describedby'] : null, describedBy].filter(Boolean).join(' ')
+    : undefined;
   // Room for the menu button, drawn over a card's corner (a list row has it beside the row, out of the
   // way of a swipe).
   const buttons = (canMove ? 1 : 0) + (hasActions ? 1 : 0);
