@@ -71,6 +71,20 @@ describe('CapacityBar', () => {
     else expect(screen.queryByText(slotsRunningOutMessage)).not.toBeInTheDocument();
   });
 
+  it('draws no progress bar for a limit there is not: a screen reader heard "0%" of a pouch in use', () => {
+    renderBar(capacity({ used: 23.14, max: null, slots_used: 5, slots_max: null }));
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    // What it holds is said as on screen.
+    expect(screen.getByTestId('capacity-weight')).toHaveTextContent('23.14 lbs (unlimited)');
+    expect(screen.getByTestId('capacity-slots')).toHaveTextContent('5 (unlimited)');
+  });
+
+  it('keeps the bar of a limit beside one without (weight limited, slots not)', () => {
+    renderBar(capacity({ used: 23, max: 50, slots_used: 5, slots_max: null }));
+    expect(screen.getByRole('progressbar', { name: 'Weight used' })).toHaveAttribute('aria-valuenow', '46');
+    expect(screen.queryByRole('progressbar', { name: 'Slots used' })).not.toBeInTheDocument();
+  });
+
   it('shows an unlimited weight without a level and hides limits the party does not track', () => {
     renderBar(capacity({ used: 500, max: null, enforces: { weight: true, slots: false } }));
     expect(screen.getByTestId('capacity-weight')).toHaveAttribute('data-level', 'ok');

@@ -44,7 +44,7 @@ export function unlimitedAmount(amount: string): string {
   return `${amount} (unlimited)`;
 }
 
-/** A bar's fill (and its aria-valuenow): full at most, to a tenth of a percent. */
+/** A bar's fill (and its aria-valuenow): full at most, to a tenth of a percent; no limit, none. */
 export function barFill(percent: number | null): number {
   return Math.round(Math.min(100, percent ?? 0) * 10) / 10;
 }
@@ -93,7 +93,16 @@ function Meter({
           {percent === null ? '' : ` · ${formatPercent(percent)}`}
         </Text>
       </Group>
-      <Progress value={barFill(percent)} color={levelColors[level]} size="sm" aria-label={`${label} used`} />
+      {/* No limit, no bar (as the character's Load): an empty one said "0%" of a container in use to a screen
+          reader, and to the eye. What it holds is said above. */}
+      {percent === null ? null : (
+        <Progress
+          value={barFill(percent)}
+          color={levelColors[level]}
+          size="sm"
+          aria-label={`${label} used`}
+        />
+      )}
       {level === 'error' || level === 'over' ? (
         <Text
           size="xs"
