@@ -1,11 +1,12 @@
 import { type ItemInstance, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
 import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
+import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { useUpdateItem } from '../hooks/use-inventory-actions';
 
 /**
@@ -16,6 +17,7 @@ import { useUpdateItem } from '../hooks/use-inventory-actions';
 export function EditItemForm({
   item,
   quantityRefusal = null,
+  unsaved,
   onDone,
 }: {
   item: ItemInstance;
@@ -24,6 +26,8 @@ export function EditItemForm({
    * this month): the field is disabled and says so; the name, which spends nothing, stays open.
    */
   quantityRefusal?: string | null;
+  /** Where the item's dialog reads whether closing it would lose what was typed (it asks first then). */
+  unsaved?: RefObject<(() => boolean) | null>;
   onDone: () => void;
 }) {
   const update = useUpdateItem(item);
@@ -41,6 +45,24 @@ export function EditItemForm({
   );
 
   const quantityTouched = Number(form.values.quantity) !== typedOver;
+  // spec/01 §8 "You have unsaved changes.": a new name, or a quantity typed (not one that followed the
+  // stack's changes), is lost by leaving the page or closing the item, so both ask first.
+  const latest = useRef({ form, typedOver });
+  latest.current = { form, typedOver };
+  const isDirty = useCallback(
+    () =>
+      latest.current.form.isDirty('name') ||
+      Number(latest.current.form.getValues().quantity) !== latest.current.typedOver,
+    [],
+  );
+  useUnsavedChanges(isDirty);
+  useEffect(() => {
+    if (!unsaved) return;
+    unsaved.current = isDirty;
+    return () => {
+      if (unsaved.current === isDirty) unsaved.current = null;
+    };
+  }, [unsaved, isDirty]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new number from the server moves the field.
   useEffect(() => {
     if (quantityTouched) return;

@@ -1,7 +1,7 @@
 import { type Container, type ItemInstance, samePersonalState } from '@haversack/contracts';
 import { Anchor, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { type MouseEvent, useEffect, useId, useRef, useState } from 'react';
+import { type MouseEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
@@ -46,6 +46,7 @@ export function ItemDetailBody({
   onAddToQueue,
   onClose,
   onConfirmingChange,
+  unsaved,
 }: {
   item: ItemInstance;
   about?: ItemAbout | null;
@@ -56,6 +57,8 @@ export function ItemDetailBody({
   onClose: () => void;
   /** The destroy confirmation opens or closes over the item's dialog. */
   onConfirmingChange?: (confirming: boolean) => void;
+  /** Whether the form open would lose what was typed, read as the dialog is asked to close. */
+  unsaved?: RefObject<(() => boolean) | null>;
 }) {
   const [mode, setMode] = useState<Mode>('view');
   const [confirming, setConfirmingState] = useState(false);
@@ -206,7 +209,12 @@ export function ItemDetailBody({
             {modeTitles[mode]}
           </Title>
           {mode === 'edit' ? (
-            <EditItemForm item={item} quantityRefusal={allowanceRefusal(stackScope)} onDone={back} />
+            <EditItemForm
+              item={item}
+              quantityRefusal={allowanceRefusal(stackScope)}
+              unsaved={unsaved}
+              onDone={back}
+            />
           ) : null}
           {mode === 'split' ? <SplitItemForm item={item} onDone={back} /> : null}
           {mode === 'merge' ? <MergeItemForm item={item} targets={mergeTargets} onDone={onClose} /> : null}

@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { hasUnsavedChanges } from '../../../lib/unsaved-changes';
 import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter } from '../../../test/party-fixtures';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
@@ -177,5 +178,135 @@ describe('the item dialog’s title', () => {
     expect(title.style.getPropertyValue('--text-line-clamp')).toBe('');
     expect(title.style.overflowWrap).toBe('anywhere');
     unmount();
+  });
+});
+
+describe('unsaved edits of an item', { timeout: 20_000 }, () => {
+  function renderClosable() {
+    serve();
+    const user = userEvent.setup();
+    const closed = vi.fn();
+    function Harness() {
+      const [item, setItem] = useState<typeof arrows | null>(arrows);
+      return (
+        <ItemDetail
+          item={item}
+          device="desktop"
+          canAct
+          destinations={[backpack, sack]}
+          onClose={() => {
+            closed();
+            setItem(null);
+          }}
+        />
+      );
+    }
+    renderWithProviders(<Harness />);
+    return { user, closed };
+  }
+
+  async function editName(user: ReturnType<typeof userEvent.setup>) {
+    const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    const name = await within(dialog).findByRole('textbox', { name: /^Name/ });
+    await user.clear(name);
+    await user.type(name, 'Silvered arrow');
+    return { dialog, name };
+  }
+
+  it('asks before Escape throws them away, and Keep editing goes back to them', async () => {
+    const { user, closed } = renderClosable();
+    const { dialog, name } = await editName(user);
+    expect(hasUnsavedChanges()).toBe(true);
+
+    await user.keyboard('{Escape}');
+    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    expect(ask).toHaveTextContent('You have unsaved changes.');
+    expect(screen.getByRole('dialog', { name: 'Arrow ×12' })).toBeInTheDocument();
+    expect(closed).not.toHaveBeenCalled();
+
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+    );
+    expect(within(dialog).getByRole('textbox', { name: /^Name/ })).toHaveValue('Silvered arrow');
+    await waitFor(() => expect(name).toHaveFocus());
+    expect(closed).not.toHaveBeenCalled();
+
+    // Escape in the question is Keep editing too; Discard changes closes the item.
+    await user.keyboard('{Escape}');
+    await screen.findByRole('dialog', { name: 'Close without saving?' });
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByRole('dialog', { name: 'Arrow ×12' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    const again = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    await user.click(within(again).getByRole('button', { name: 'Discard changes' }));
+    expect(closed).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(hasUnsavedChanges()).toBe(false);
+  });
+
+  it('keeps the question open when a browser hands the same Escape to it as well', async () => {
+    // Mantine's dialogs listen for Escape on the window. A browser runs React's work between one listener
+    // and the next, so the question, opened by the item's listener, heard the same Escape and closed at
+    // once. jsdom runs it only after the last listener: each one is called here as a browser calls it.
+    const keydowns: EventListenerOrEventListenerObject[] = [];
+    const add = window.addEventListener.bind(window);
+    const remove = window.removeEventListener.bind(window);
+    vi.spyOn(window, 'addEventListener').mockImplementation((type, listener, options) => {
+      if (type === 'keydown' && listener) keydowns.push(listener);
+      add(type, listener, options);
+    });
+    vi.spyOn(window, 'removeEventListener').mockImplementation((type, listener, options) => {
+      if (type === 'keydown') keydowns.splice(keydowns.indexOf(listener as EventListener) >>> 0, 1);
+      remove(type, listener, options);
+    });
+    const pressEscapeAsABrowser = () => {
+      const event = new KeyboardEvent('keydown', { key: 'Escape' });
+      for (const listener of [...keydowns])
+        act(() => (typeof listener === 'function' ? listener(event) : listener.handleEvent(event)));
+    };
+    const { user, closed } = renderClosable();
+    await editName(user);
+
+    pressEscapeAsABrowser();
+    expect(await screen.findByRole('dialog', { name: 'Close without saving?' })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole('dialog', { name: 'Close without saving?' })).toBeInTheDocument();
+    expect(closed).not.toHaveBeenCalled();
+
+    // And the Escape that closes the question is its alone: the item stays, and is not asked about again.
+    pressEscapeAsABrowser();
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Arrow ×12' })).toBeInTheDocument();
+    expect(closed).not.toHaveBeenCalled();
+  });
+
+  it('asks on the close button too', async () => {
+    const { user, closed } = renderClosable();
+    const { dialog } = await editName(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByRole('dialog', { name: 'Close without saving?' })).toBeInTheDocument();
+    expect(closed).not.toHaveBeenCalled();
+  });
+
+  it('closes at once with nothing changed, and Cancel leaves the form without asking', async () => {
+    const { user, closed } = renderClosable();
+    const { dialog } = await editName(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus());
+    expect(hasUnsavedChanges()).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    await within(dialog).findByRole('textbox', { name: /^Name/ });
+    await user.keyboard('{Escape}');
+    expect(closed).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,8 @@
 import { type Container, formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Box, Drawer, Modal, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { generalMessages } from '../../../lib/toast';
 import type { DeviceClass } from '../hooks/use-device-class';
 import type { ItemAbout, LootSource } from '../workspace-types';
 import { ItemDetailBody } from './item-detail-body';
@@ -71,10 +73,35 @@ export function ItemDetail({
   const shapeForDevice = device === 'desktop' ? 'modal' : 'sheet';
   const [shape, setShape] = useState(shapeForDevice);
   if (item === null && shape !== shapeForDevice) setShape(shapeForDevice);
-  const close = () => {
+  // spec/01 §8 "You have unsaved changes.": closing the item (Escape, the close button, a click outside, a
+  // swipe) with an edit typed and not saved asks first, as leaving a page with a changed form does; Escape
+  // is the question's alone while it is open. Cancel in the form leaves the edit without asking.
+  const unsaved = useRef<(() => boolean) | null>(null);
+  const [asking, setAsking] = useState(false);
+  if (item === null && asking) setAsking(false);
+  const closeNow = () => {
     setConfirming(false);
+    setAsking(false);
     onClose();
   };
+  const close = () => {
+    if (!unsaved.current?.()) closeNow();
+    // Asked once the Escape that asks is over: Mantine's dialogs hear Escape on the window, and a browser
+    // runs React's work between one listener and the next, so a question opened at once heard the same
+    // Escape and closed again.
+    else window.setTimeout(() => setAsking(true));
+  };
+  const unsavedQuestion = (
+    <ConfirmDialog
+      opened={asking}
+      title="Close without saving?"
+      message={generalMessages.unsavedChanges}
+      confirmLabel="Discard changes"
+      cancelLabel="Keep editing"
+      onConfirm={closeNow}
+      onClose={() => setAsking(false)}
+    />
+  );
   // The whole name, wrapping: this dialog is where an item is read whole, and a clamped name could be read
   // only in Edit on a phone, where the tooltip a card's clamped name has never shows.
   const title = item ? (
@@ -107,38 +134,45 @@ export function ItemDetail({
       canAct={canAct}
       destinations={destinations}
       onAddToQueue={onAddToQueue ? () => onAddToQueue(item) : undefined}
-      onClose={close}
+      onClose={closeNow}
       onConfirmingChange={setConfirming}
+      unsaved={unsaved}
     />
   );
   if (shape === 'modal') {
     return (
-      <Modal
-        opened={item !== null}
-        onClose={close}
-        closeOnEscape={!confirming}
-        title={title}
-        size="lg"
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        centered
-      >
-        {body}
-      </Modal>
+      <>
+        <Modal
+          opened={item !== null}
+          onClose={close}
+          closeOnEscape={!confirming && !asking}
+          title={title}
+          size="lg"
+          closeButtonProps={{ 'aria-label': 'Close' }}
+          centered
+        >
+          {body}
+        </Modal>
+        {unsavedQuestion}
+      </>
     );
   }
   return (
-    <Drawer
-      opened={item !== null}
-      onClose={close}
-      closeOnEscape={!confirming}
-      position="bottom"
-      size="auto"
-      title={title}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      styles={{ content: { borderTopLeftRadius: 16, borderTopRightRadius: 16, maxHeight: '90dvh' } }}
-    >
-      <SheetHandle onSwipeDown={close} />
-      {body}
-    </Drawer>
+    <>
+      <Drawer
+        opened={item !== null}
+        onClose={close}
+        closeOnEscape={!confirming && !asking}
+        position="bottom"
+        size="auto"
+        title={title}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        styles={{ content: { borderTopLeftRadius: 16, borderTopRightRadius: 16, maxHeight: '90dvh' } }}
+      >
+        <SheetHandle onSwipeDown={close} />
+        {body}
+      </Drawer>
+      {unsavedQuestion}
+    </>
   );
 }
