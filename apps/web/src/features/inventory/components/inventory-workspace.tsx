@@ -14,7 +14,7 @@ import { formatEnUs, lootMessages } from '@haversack/contracts';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFocusReturn } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { PageSkipLink } from '../../../components/page-skip-link';
 import { toast } from '../../../lib/toast';
@@ -138,7 +138,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
   // These dialogs are drawn only while open, so they unmount as they close, before Mantine's Modal can give
   // the keyboard's focus back: the workspace, which stays, gives it back to the button or item that opened
   // them (otherwise it fell to the top of the page).
-  useFocusReturn({ opened: creating });
+  const createButton = useRef<HTMLButtonElement>(null);
+  useFocusBackAtOnce(creating, createButton);
   useFocusReturn({ opened: quantityRequest !== null });
   useFocusReturn({ opened: tradeOffer !== null });
   useFocusReturn({ opened: detail.item !== null });
@@ -552,6 +553,7 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           canCreate={createOwner !== null}
           createRefusal={createScope && spent.has(createScope) ? allowanceSpentMessage(createScope) : null}
           onCreateContainer={() => setCreating(true)}
+          createButtonRef={createButton}
           status={
             props.partyId && props.showsLiveStatus !== false ? (
               <PartyRealtimeIndicator partyId={props.partyId} />
@@ -640,4 +642,21 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
       </Stack>
     </SpentAllowancesContext.Provider>
   );
+}
+
+/**
+ * Gives the focus back to `target` in the same commit that takes a dialog drawn only while open away. The
+ * timer of Mantine's useFocusReturn left it on <body> meanwhile, for as long as drawing the new container
+ * kept the page busy (about a quarter of a second), and a screen reader may read the page again from the
+ * top when the focus lands there (WCAG 2.4.3). Only focus the dialog took along is moved.
+ */
+function useFocusBackAtOnce(opened: boolean, target: RefObject<HTMLElement | null>) {
+  const wasOpen = useRef(opened);
+  useLayoutEffect(() => {
+    const closed = wasOpen.current && !opened;
+    wasOpen.current = opened;
+    if (!closed) return;
+    const active = document.activeElement;
+    if (active === null || active === document.body) target.current?.focus({ preventScroll: true });
+  }, [opened, target]);
 }

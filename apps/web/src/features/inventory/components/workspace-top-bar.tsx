@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useHotkeys, useId } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, type Ref, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { NumberField } from '../../../components/number-field';
 import { isInvertedRange, shortRangeMessage } from '../../../lib/range';
@@ -69,6 +69,8 @@ export interface WorkspaceTopBarProps {
    */
   createRefusal?: string | null;
   onCreateContainer: () => void;
+  /** The New Container button, whichever way it is drawn: where the focus goes back as its dialog closes. */
+  createButtonRef?: Ref<HTMLButtonElement>;
   /** Under the owner: whether the party's live updates reach this screen (the realtime indicator). */
   status?: ReactNode;
 }
@@ -198,6 +200,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
           {props.canCreate && props.createRefusal ? (
             <Tooltip label={props.createRefusal}>
               <Button
+                ref={props.createButtonRef}
                 leftSection={<IconPlus size={16} aria-hidden="true" />}
                 // Focusable still, so the keyboard and a screen reader meet it and hear why (aria-disabled).
                 aria-disabled
@@ -210,6 +213,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             </Tooltip>
           ) : (
             <Button
+              ref={props.createButtonRef}
               leftSection={<IconPlus size={16} aria-hidden="true" />}
               onClick={props.onCreateContainer}
               disabled={!props.canCreate}
