@@ -1,6 +1,7 @@
 import { type Container, formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Box, Drawer, Modal, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { generalMessages } from '../../../lib/toast';
 import type { DeviceClass } from '../hooks/use-device-class';
@@ -88,8 +89,9 @@ export function ItemDetail({
     if (!unsaved.current?.()) closeNow();
     // Asked once the Escape that asks is over: Mantine's dialogs hear Escape on the window, and a browser
     // runs React's work between one listener and the next, so a question opened at once heard the same
-    // Escape and closed again.
-    else window.setTimeout(() => setAsking(true));
+    // Escape and closed again. Drawn at once then (flushSync), so that Mantine notes the field the focus
+    // is to go back to before the question's focus trap moves it.
+    else window.setTimeout(() => flushSync(() => setAsking(true)));
   };
   const unsavedQuestion = (
     <ConfirmDialog
