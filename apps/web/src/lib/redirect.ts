@@ -7,7 +7,8 @@ export const DEFAULT_AFTER_LOGIN = '/dashboard';
  * '//evil.example', another site).
  */
 export function sameSitePath(value: string | null | undefined): string | null {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  // '//host' and '/\\host' resolve to another origin, refused below.
+  if (!value?.startsWith('/')) return null;
   try {
     const origin = window.location.origin;
     const url = new URL(value, origin);
@@ -20,10 +21,8 @@ export function sameSitePath(value: string | null | undefined): string | null {
 
 export function safeRedirectTarget(value: string | null | undefined): string {
   const path = sameSitePath(value);
-  if (path === null) return DEFAULT_AFTER_LOGIN;
-  const { pathname } = new URL(path, window.location.origin);
-  if (pathname === '/login' || pathname === '/register') return DEFAULT_AFTER_LOGIN;
-  return path;
+  const pathname = path?.replace(/[?#].*/, '');
+  return path && pathname !== '/login' && pathname !== '/register' ? path : DEFAULT_AFTER_LOGIN;
 }
 
 /** spec/01 §2: the login URL that brings the user back to `pathWithQuery` afterwards. */
