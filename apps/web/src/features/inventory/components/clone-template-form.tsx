@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../../lib/toast';
 import { createItemTemplate, itemTemplateKeys } from '../../items/api/item-templates-api';
+import { type UnsavedForm, useUnsavedForm } from '../hooks/use-unsaved-form';
 
 function metadataText(item: ItemInstance, key: string): string | null {
   const value = item.item_template.metadata[key];
@@ -12,10 +13,19 @@ function metadataText(item: ItemInstance, key: string): string | null {
 }
 
 /** spec/02 §2/§5 "Clone to template": a private template from the item's facts; name required. */
-export function CloneTemplateForm({ item, onDone }: { item: ItemInstance; onDone: () => void }) {
+export function CloneTemplateForm({
+  item,
+  unsaved,
+  onDone,
+}: {
+  item: ItemInstance;
+  unsaved?: UnsavedForm;
+  onDone: () => void;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(item.name);
   const [createdId, setCreatedId] = useState<string | null>(null);
+  useUnsavedForm(() => createdId === null && name !== item.name, unsaved);
   const clone = useMutation({
     mutationFn: () =>
       createItemTemplate(

@@ -1,13 +1,13 @@
 import { type ItemInstance, MAX_STACK_QUANTITY } from '@haversack/contracts';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
 import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
-import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 import { useUpdateItem } from '../hooks/use-inventory-actions';
+import { type UnsavedForm, useUnsavedForm } from '../hooks/use-unsaved-form';
 
 /**
  * spec/02 §5 Edit item: name non-blank, quantity at least 1. The stack may change while the form is open (a
@@ -27,7 +27,7 @@ export function EditItemForm({
    */
   quantityRefusal?: string | null;
   /** Where the item's dialog reads whether closing it would lose what was typed (it asks first then). */
-  unsaved?: RefObject<(() => boolean) | null>;
+  unsaved?: UnsavedForm;
   onDone: () => void;
 }) {
   const update = useUpdateItem(item);
@@ -47,22 +47,7 @@ export function EditItemForm({
   const quantityTouched = Number(form.values.quantity) !== typedOver;
   // spec/01 §8 "You have unsaved changes.": a new name, or a quantity typed (not one that followed the
   // stack's changes), is lost by leaving the page or closing the item, so both ask first.
-  const latest = useRef({ form, typedOver });
-  latest.current = { form, typedOver };
-  const isDirty = useCallback(
-    () =>
-      latest.current.form.isDirty('name') ||
-      Number(latest.current.form.getValues().quantity) !== latest.current.typedOver,
-    [],
-  );
-  useUnsavedChanges(isDirty);
-  useEffect(() => {
-    if (!unsaved) return;
-    unsaved.current = isDirty;
-    return () => {
-      if (unsaved.current === isDirty) unsaved.current = null;
-    };
-  }, [unsaved, isDirty]);
+  useUnsavedForm(() => form.isDirty('name') || Number(form.getValues().quantity) !== typedOver, unsaved);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new number from the server moves the field.
   useEffect(() => {
     if (quantityTouched) return;

@@ -170,3 +170,39 @@ describe('GiveItemDialog title', () => {
     expect(title.style.getPropertyValue('--text-line-clamp')).toBe('2');
   });
 });
+
+describe('GiveItemDialog and Escape', () => {
+  it('asks before Escape throws away a chosen character', async () => {
+    serve(() => failure(500, 'INTERNAL_ERROR', 'Nope'));
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(
+      <GiveItemDialog
+        item={buildItem({ name: 'Rope', quantity: 5 })}
+        ownerCharacterId="pip"
+        opened
+        onClose={onClose}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Give Rope' });
+    const recipient = await within(dialog).findByRole('combobox', { name: 'Give to' });
+    await user.click(recipient);
+    await user.click(await screen.findByRole('option', { name: 'Brom (Sam)' }));
+    await user.keyboard('{Escape}');
+    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    expect(ask).toHaveTextContent('You have unsaved changes.');
+    expect(onClose).not.toHaveBeenCalled();
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+    );
+    expect(onClose).not.toHaveBeenCalled();
+    await user.keyboard('{Escape}');
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Close without saving?' })).getByRole('button', {
+        name: 'Discard changes',
+      }),
+    );
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,12 +1,14 @@
 import { formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Alert, Button, Group, Modal, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
+import { useDiscardQuestion } from '../hooks/use-discard-question';
 import { useGiveItem } from '../hooks/use-item-status';
+import { type UnsavedForm, useUnsavedForm } from '../hooks/use-unsaved-form';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { ClampedTitle } from './clamped-title';
 import { RefusalAlert } from './refusal-alert';
@@ -20,18 +22,22 @@ export const giveFailed = 'Failed to give item';
 export function GiveItemForm({
   item,
   ownerCharacterId,
+  unsaved,
   onDone,
 }: {
   item: ItemInstance;
   /** The character whose container holds the item. */
   ownerCharacterId: string;
+  unsaved?: UnsavedForm;
   onDone: () => void;
 }) {
   const owner = useQuery(characterQuery(ownerCharacterId));
   const partyId = owner.data?.party_id ?? null;
   const party = useQuery({ ...partyCharactersQuery(partyId ?? ''), enabled: partyId !== null });
   const [recipientId, setRecipientId] = useState<string | null>(null);
-  const [amount, setAmount] = useState<number | string>(item.quantity);
+  const [initialAmount] = useState(item.quantity);
+  const [amount, setAmount] = useState<number | string>(initialAmount);
+  useUnsavedForm(() => recipientId !== null || String(amount) !== String(initialAmount), unsaved);
   const give = useGiveItem(item);
   // One gift per press: Enter and a tap in the same task would give it twice (use-single-flight.ts).
   const once = useSingleFlight();
@@ -154,15 +160,28 @@ export function GiveItemDialog({
   opened: boolean;
   onClose: () => void;
 }) {
+  // As in the item's dialog: a recipient chosen or a number typed is asked about before it is thrown away.
+  const unsaved = useRef<(() => boolean) | null>(null);
+  const { asking, ask, question } = useDiscardQuestion();
+  const close = () => {
+    if (unsaved.current?.()) ask(onClose);
+    else onClose();
+  };
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={<ClampedTitle text={`Give ${item.name}`} />}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      centered
-    >
-      {opened ? <GiveItemForm item={item} ownerCharacterId={ownerCharacterId} onDone={onClose} /> : null}
-    </Modal>
+    <>
+      <Modal
+        opened={opened}
+        onClose={close}
+        closeOnEscape={!asking}
+        title={<ClampedTitle text={`Give ${item.name}`} />}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        centered
+      >
+        {opened ? (
+          <GiveItemForm item={item} ownerCharacterId={ownerCharacterId} unsaved={unsaved} onDone={onClose} />
+        ) : null}
+      </Modal>
+      {question}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { type Container, type ItemInstance, samePersonalState } from '@haversack/contracts';
 import { Anchor, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { type MouseEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type MouseEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
@@ -9,6 +9,7 @@ import { type ActionScope, allowanceUpgradePath } from '../api/allowance-api';
 import { hasOverrides, mergeTargetsQuery } from '../api/inventory-api';
 import { useDestroyItem } from '../hooks/use-inventory-actions';
 import { containerScope, moveScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
+import type { UnsavedForm } from '../hooks/use-unsaved-form';
 import type { ItemAbout } from '../workspace-types';
 import { CloneTemplateForm } from './clone-template-form';
 import { EditItemForm } from './edit-item-form';
@@ -47,6 +48,7 @@ export function ItemDetailBody({
   onClose,
   onConfirmingChange,
   unsaved,
+  formLevel,
 }: {
   item: ItemInstance;
   about?: ItemAbout | null;
@@ -58,7 +60,9 @@ export function ItemDetailBody({
   /** The destroy confirmation opens or closes over the item's dialog. */
   onConfirmingChange?: (confirming: boolean) => void;
   /** Whether the form open would lose what was typed, read as the dialog is asked to close. */
-  unsaved?: RefObject<(() => boolean) | null>;
+  unsaved?: UnsavedForm;
+  /** While a form is open, what goes back from it to the item (the dialog's Escape backs out one level). */
+  formLevel?: RefObject<(() => void) | null>;
 }) {
   const [mode, setMode] = useState<Mode>('view');
   const [confirming, setConfirmingState] = useState(false);
@@ -74,7 +78,15 @@ export function ItemDetailBody({
   const mergeTargets = (stacks.data ?? []).filter(
     (stack) => stack.id !== item.id && samePersonalState(stack.instance_data, item.instance_data),
   );
-  const back = () => setMode('view');
+  const back = useCallback(() => setMode('view'), []);
+  useEffect(() => {
+    if (!formLevel || mode === 'view') return;
+    formLevel.current = back;
+    return () => {
+      if (formLevel.current === back) formLevel.current = null;
+    };
+  }, [formLevel, mode, back]);
+  const root = useRef<HTMLDivElement>(null);
   const form = useRef<HTMLDivElement>(null);
   const actionButtons = useRef(new Map<FormMode, HTMLButtonElement>());
   const lastMode = useRef<Mode>(mode);
@@ -85,7 +97,10 @@ export function ItemDetailBody({
     // fell to the page. It moves to the form's first field, and back to that button when the form is done.
     const lost = () => !document.activeElement || document.activeElement === document.body;
     if (mode === 'view') {
-      if (left !== 'view' && lost()) actionButtons.current.get(left)?.focus();
+      // Or on the question that threw the form away (Discard changes), going with it.
+      const dialog = root.current?.closest('[role="dialog"]');
+      const elsewhere = dialog ? !dialog.contains(document.activeElement) : false;
+      if (left !== 'view' && (lost() || elsewhere)) actionButtons.current.get(left)?.focus();
       return;
     }
     const region = form.current;
@@ -155,7 +170,7 @@ export function ItemDetailBody({
     ),
   ];
   return (
-    <Stack gap="md">
+    <Stack gap="md" ref={root}>
       <ItemFacts item={item} about={about} />
       {ownerCharacterId && mode === 'view' ? <ItemStatusSwitches item={item} /> : null}
       {canAct ? <Divider /> : null}
@@ -216,12 +231,21 @@ export function ItemDetailBody({
               onDone={back}
             />
           ) : null}
-          {mode === 'split' ? <SplitItemForm item={item} onDone={back} /> : null}
-          {mode === 'merge' ? <MergeItemForm item={item} targets={mergeTargets} onDone={onClose} /> : null}
-          {mode === 'move' ? <MoveItemForm item={item} destinations={destinations} onDone={onClose} /> : null}
-          {mode === 'clone' ? <CloneTemplateForm item={item} onDone={back} /> : null}
+          {mode === 'split' ? <SplitItemForm item={item} unsaved={unsaved} onDone={back} /> : null}
+          {mode === 'merge' ? (
+            <MergeItemForm item={item} targets={mergeTargets} unsaved={unsaved} onDone={onClose} />
+          ) : null}
+          {mode === 'move' ? (
+            <MoveItemForm item={item} destinations={destinations} unsaved={unsaved} onDone={onClose} />
+          ) : null}
+          {mode === 'clone' ? <CloneTemplateForm item={item} unsaved={unsaved} onDone={back} /> : null}
           {mode === 'give' && ownerCharacterId ? (
-            <GiveItemForm item={item} ownerCharacterId={ownerCharacterId} onDone={onClose} />
+            <GiveItemForm
+              item={item}
+              ownerCharacterId={ownerCharacterId}
+              unsaved={unsaved}
+              onDone={onClose}
+            />
           ) : null}
         </Stack>
       ) : null}

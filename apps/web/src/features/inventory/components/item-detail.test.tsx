@@ -234,7 +234,8 @@ describe('unsaved edits of an item', { timeout: 20_000 }, () => {
     await waitFor(() => expect(name).toHaveFocus(), { timeout: 3000 });
     expect(closed).not.toHaveBeenCalled();
 
-    // Escape in the question is Keep editing too; Discard changes closes the item.
+    // Escape in the question is Keep editing too; Discard changes throws the edit away and goes back to
+    // the item (Escape backs out one level), and the next Escape closes the item.
     await user.keyboard('{Escape}');
     await screen.findByRole('dialog', { name: 'Close without saving?' });
     await user.keyboard('{Escape}');
@@ -245,9 +246,12 @@ describe('unsaved edits of an item', { timeout: 20_000 }, () => {
     await user.keyboard('{Escape}');
     const again = await screen.findByRole('dialog', { name: 'Close without saving?' });
     await user.click(within(again).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus());
+    expect(closed).not.toHaveBeenCalled();
+    expect(hasUnsavedChanges()).toBe(false);
+    await user.keyboard('{Escape}');
     expect(closed).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(hasUnsavedChanges()).toBe(false);
   });
 
   it('keeps the question open when a browser hands the same Escape to it as well', async () => {
@@ -306,8 +310,111 @@ describe('unsaved edits of an item', { timeout: 20_000 }, () => {
     expect(hasUnsavedChanges()).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
     await within(dialog).findByRole('textbox', { name: /^Name/ });
+    // Escape backs out one level: the untouched form, then the item, neither asked about.
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus());
+    expect(closed).not.toHaveBeenCalled();
     await user.keyboard('{Escape}');
     expect(closed).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Escape in a form of the item dialog', { timeout: 20_000 }, () => {
+  // Escape backs out one level, as Cancel does: an untouched form goes back to the item (a second Escape
+  // closes it); a form with something typed asks first, in the words of the unsaved-edit question.
+  function renderClosable() {
+    serve();
+    const user = userEvent.setup();
+    const closed = vi.fn();
+    function Harness() {
+      const [item, setItem] = useState<typeof arrows | null>(arrows);
+      return (
+        <ItemDetail
+          item={item}
+          device="desktop"
+          canAct
+          destinations={[backpack, sack]}
+          onClose={() => {
+            closed();
+            setItem(null);
+          }}
+        />
+      );
+    }
+    renderWithProviders(<Harness />);
+    return { user, closed };
+  }
+
+  it.each([
+    ['Edit', 'textbox', /^Name/],
+    ['Split', 'textbox', /^Split amount/],
+    ['Clone to template', 'textbox', /^Template name/],
+    ['Transfer', 'combobox', 'Destination'],
+    ['Give to...', 'combobox', 'Give to'],
+  ])('goes back from an untouched %s form to the item, then closes it', async (action, role, field) => {
+    const { user, closed } = renderClosable();
+    const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    await user.click(within(dialog).getByRole('button', { name: action }));
+    await waitFor(() => expect(within(dialog).getByRole(role, { name: field })).toHaveFocus());
+    // A searchable select opens its list as it takes the focus: the first Escape closes only the list.
+    const input = within(dialog).getByRole(role, { name: field });
+    if (input.getAttribute('aria-expanded') === 'true') {
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(input).toHaveAttribute('aria-expanded', 'false'));
+      expect(input).toHaveFocus();
+    }
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: action })).toHaveFocus());
+    expect(within(dialog).queryByRole(role, { name: field })).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument();
+    expect(closed).not.toHaveBeenCalled();
+
+    await user.keyboard('{Escape}');
+    expect(closed).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['Split', /^Split amount/, '3'],
+    ['Clone to template', /^Template name/, 'Silver arrows'],
+    ['Transfer', /^Quantity to move/, '5'],
+  ])('asks before Escape throws away what was typed in %s', async (action, field, typed) => {
+    const { user, closed } = renderClosable();
+    const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    await user.click(within(dialog).getByRole('button', { name: action }));
+    const input = await within(dialog).findByRole('textbox', { name: field });
+    await user.clear(input);
+    await user.type(input, typed);
+    expect(hasUnsavedChanges()).toBe(true);
+
+    await user.keyboard('{Escape}');
+    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    expect(ask).toHaveTextContent('You have unsaved changes.');
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+    );
+    expect(within(dialog).getByRole('textbox', { name: field })).toHaveValue(typed);
+    expect(closed).not.toHaveBeenCalled();
+
+    // Discard changes throws the form away, one level: the item stays open, focus on the form's button.
+    await user.keyboard('{Escape}');
+    const again = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    await user.click(within(again).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: action })).toHaveFocus());
+    expect(closed).not.toHaveBeenCalled();
+    expect(hasUnsavedChanges()).toBe(false);
+  });
+
+  it('asks on the close button with a Give to... recipient chosen', async () => {
+    const { user, closed } = renderClosable();
+    const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    await user.click(within(dialog).getByRole('button', { name: 'Give to...' }));
+    await user.click(await within(dialog).findByRole('combobox', { name: 'Give to' }));
+    await user.click(await screen.findByRole('option', { name: /Brom/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByRole('dialog', { name: 'Close without saving?' })).toBeInTheDocument();
+    expect(closed).not.toHaveBeenCalled();
   });
 });

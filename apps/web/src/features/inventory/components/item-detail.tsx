@@ -1,10 +1,9 @@
 import { type Container, formatEnUs, type ItemInstance } from '@haversack/contracts';
 import { Box, Drawer, Modal, Text } from '@mantine/core';
+import { useWindowEvent } from '@mantine/hooks';
 import { useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { generalMessages } from '../../../lib/toast';
 import type { DeviceClass } from '../hooks/use-device-class';
+import { useDiscardQuestion } from '../hooks/use-discard-question';
 import type { ItemAbout, LootSource } from '../workspace-types';
 import { ItemDetailBody } from './item-detail-body';
 import { LootItemBody } from './take-loot-form';
@@ -30,6 +29,26 @@ function SheetHandle({ onSwipeDown }: { onSwipeDown: () => void }) {
       <Box mx="auto" w={40} h={4} bg="gray.5" style={{ borderRadius: 2 }} />
     </Box>
   );
+}
+
+/**
+ * Escape for the item's dialog, with Mantine's checks (not while typing in an input method, nor from an
+ * open select's list). Drawn before the dialogs, so that it hears Escape before them: a browser runs
+ * React's work between one window listener and the next, and one heard after the destroy confirmation or
+ * the unsaved-changes question had closed on the same Escape would take it for a second one.
+ */
+function EscapeListener({ onEscape }: { onEscape: () => void }) {
+  useWindowEvent(
+    'keydown',
+    (event) => {
+      if (event.key !== 'Escape' || event.isComposing) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.getAttribute('data-mantine-stop-propagation') === 'true') return;
+      onEscape();
+    },
+    { capture: true },
+  );
+  return null;
 }
 
 /**
@@ -74,36 +93,34 @@ export function ItemDetail({
   const shapeForDevice = device === 'desktop' ? 'modal' : 'sheet';
   const [shape, setShape] = useState(shapeForDevice);
   if (item === null && shape !== shapeForDevice) setShape(shapeForDevice);
-  // spec/01 §8 "You have unsaved changes.": closing the item (Escape, the close button, a click outside, a
-  // swipe) with an edit typed and not saved asks first, as leaving a page with a changed form does; Escape
-  // is the question's alone while it is open. Cancel in the form leaves the edit without asking.
+  // spec/01 §8 "You have unsaved changes.": closing the item (the close button, a click outside, a swipe)
+  // with something typed in one of its forms and not saved asks first, as leaving a page with a changed
+  // form does. Escape backs out one level: from a form to the item (asking first when something was typed
+  // there, and Discard changes then leaves only the form), from the item to the page. Cancel in a form
+  // leaves it without asking.
   const unsaved = useRef<(() => boolean) | null>(null);
-  const [asking, setAsking] = useState(false);
-  if (item === null && asking) setAsking(false);
+  const formLevel = useRef<(() => void) | null>(null);
+  const { asking, ask, dismiss, question: unsavedQuestion } = useDiscardQuestion();
+  if (item === null && asking) dismiss();
   const closeNow = () => {
     setConfirming(false);
-    setAsking(false);
+    dismiss();
     onClose();
   };
   const close = () => {
-    if (!unsaved.current?.()) closeNow();
-    // Asked once the Escape that asks is over: Mantine's dialogs hear Escape on the window, and a browser
-    // runs React's work between one listener and the next, so a question opened at once heard the same
-    // Escape and closed again. Drawn at once then (flushSync), so that Mantine notes the field the focus
-    // is to go back to before the question's focus trap moves it.
-    else window.setTimeout(() => flushSync(() => setAsking(true)));
+    if (unsaved.current?.()) ask(closeNow);
+    else closeNow();
   };
-  const unsavedQuestion = (
-    <ConfirmDialog
-      opened={asking}
-      title="Close without saving?"
-      message={generalMessages.unsavedChanges}
-      confirmLabel="Discard changes"
-      cancelLabel="Keep editing"
-      onConfirm={closeNow}
-      onClose={() => setAsking(false)}
-    />
-  );
+  const backOut = () => {
+    const back = formLevel.current;
+    if (!back) close();
+    else if (unsaved.current?.()) ask(back);
+    else back();
+  };
+  // Mantine's own Escape (closeOnEscape) closes the whole dialog; this one knows the form's level.
+  const onEscape = () => {
+    if (item !== null && !confirming && !asking) backOut();
+  };
   // The whole name, wrapping: this dialog is where an item is read whole, and a clamped name could be read
   // only in Edit on a phone, where the tooltip a card's clamped name has never shows.
   const title = item ? (
@@ -139,15 +156,17 @@ export function ItemDetail({
       onClose={closeNow}
       onConfirmingChange={setConfirming}
       unsaved={unsaved}
+      formLevel={formLevel}
     />
   );
   if (shape === 'modal') {
     return (
       <>
+        <EscapeListener onEscape={onEscape} />
         <Modal
           opened={item !== null}
           onClose={close}
-          closeOnEscape={!confirming && !asking}
+          closeOnEscape={false}
           title={title}
           size="lg"
           closeButtonProps={{ 'aria-label': 'Close' }}
@@ -161,10 +180,11 @@ export function ItemDetail({
   }
   return (
     <>
+      <EscapeListener onEscape={onEscape} />
       <Drawer
         opened={item !== null}
         onClose={close}
-        closeOnEscape={!confirming && !asking}
+        closeOnEscape={false}
         position="bottom"
         size="auto"
         title={title}

@@ -3,6 +3,7 @@ import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { mergeFailed, useMergeItem } from '../hooks/use-inventory-actions';
+import { type UnsavedForm, useUnsavedForm } from '../hooks/use-unsaved-form';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { RefusalAlert } from './refusal-alert';
 
@@ -15,14 +16,18 @@ export function stackLabel(stack: ItemInstance): string {
 export function MergeItemForm({
   item,
   targets,
+  unsaved,
   onDone,
 }: {
   item: ItemInstance;
   /** Other stacks of the same template, without overrides, in the same container. */
   targets: ItemInstance[];
+  unsaved?: UnsavedForm;
   onDone: () => void;
 }) {
-  const [target, setTarget] = useState<string | null>(targets[0]?.id ?? null);
+  const [initialTarget] = useState(targets[0]?.id ?? null);
+  const [target, setTarget] = useState<string | null>(initialTarget);
+  useUnsavedForm(() => target !== initialTarget, unsaved);
   const merge = useMergeItem(item);
   const once = useSingleFlight();
   return (

@@ -7,6 +7,7 @@ import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useTransferItem } from '../hooks/use-inventory-actions';
 import { partyCollaborationLocked, usePlanLockedContainers } from '../hooks/use-plan-locked-containers';
 import { moveScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
+import { type UnsavedForm, useUnsavedForm } from '../hooks/use-unsaved-form';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import { containerSearchProps, groupedByOwner, sourceOptionLabel } from './container-source-select';
 
@@ -41,10 +42,12 @@ export const nowhereToMove = 'There is nowhere to move this: there is no other c
 export function MoveItemForm({
   item,
   destinations,
+  unsaved,
   onDone,
 }: {
   item: ItemInstance;
   destinations: Container[];
+  unsaved?: UnsavedForm;
   onDone: () => void;
 }) {
   const choices = destinations.filter((c) => c.id !== item.container_id && c.can_act);
@@ -61,7 +64,9 @@ export function MoveItemForm({
   const [chosen, setTarget] = useState<string | null>(null);
   const target =
     choices.find((c) => c.id === chosen && !isLocked(c))?.id ?? choices.find((c) => !isLocked(c))?.id ?? null;
-  const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  const [initialQuantity] = useState(item.quantity);
+  const [quantity, setQuantity] = useState<number | string>(initialQuantity);
+  useUnsavedForm(() => chosen !== null || String(quantity) !== String(initialQuantity), unsaved);
   const transfer = useTransferItem();
   // One move per press: Enter and a tap in the same task would move it twice (use-single-flight.ts).
   const once = useSingleFlight();

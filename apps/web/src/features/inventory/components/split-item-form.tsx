@@ -5,6 +5,7 @@ import { NumberField } from '../../../components/number-field';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useSplitItem } from '../hooks/use-inventory-actions';
+import { type UnsavedForm, useUnsavedForm } from '../hooks/use-unsaved-form';
 
 /** spec/02 §4: the default split is half the stack (rounded down, at least 1). */
 export function defaultSplitAmount(quantity: number): number {
@@ -16,8 +17,18 @@ export function isValidSplit(amount: number, quantity: number): boolean {
   return Number.isInteger(amount) && amount >= 1 && amount < quantity;
 }
 
-export function SplitItemForm({ item, onDone }: { item: ItemInstance; onDone: () => void }) {
-  const [amount, setAmount] = useState<number | string>(defaultSplitAmount(item.quantity));
+export function SplitItemForm({
+  item,
+  unsaved,
+  onDone,
+}: {
+  item: ItemInstance;
+  unsaved?: UnsavedForm;
+  onDone: () => void;
+}) {
+  const [initial] = useState(() => defaultSplitAmount(item.quantity));
+  const [amount, setAmount] = useState<number | string>(initial);
+  useUnsavedForm(() => String(amount) !== String(initial), unsaved);
   const split = useSplitItem(item);
   const once = useSingleFlight();
   const value = typeof amount === 'number' ? amount : Number.parseInt(amount, 10);
