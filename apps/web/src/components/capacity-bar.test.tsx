@@ -118,6 +118,17 @@ describe('CapacityBar', () => {
     expect(weight).not.toHaveTextContent(weightNearlyFullMessage);
     expect(weight).not.toHaveTextContent(weightFullMessage);
     expect(screen.getByRole('progressbar', { name: 'Weight used' })).toHaveAttribute('aria-valuenow', '100');
+    // The bar is full to the eye, but a screen reader is told the real percentage, and that it is over
+    // (Mantine's own value text said "100%"); drawn striped, in a deeper red than the 90 % warning.
+    expect(screen.getByRole('progressbar', { name: 'Weight used' })).toHaveAttribute(
+      'aria-valuetext',
+      '150%, over capacity',
+    );
+    expect(screen.getByRole('progressbar', { name: 'Slots used' })).toHaveAttribute(
+      'aria-valuetext',
+      '300%, over capacity',
+    );
+    expect(screen.getByRole('progressbar', { name: 'Weight used' })).toHaveAttribute('data-striped', 'true');
     const slots = screen.getByTestId('capacity-slots');
     expect(slots).toHaveAttribute('data-level', 'over');
     expect(slots).toHaveTextContent('6 / 2 · 300%');
@@ -144,6 +155,8 @@ describe('CapacityBar', () => {
   it('never says 0 % of a container that holds something', () => {
     renderBar(capacity({ used: 0.3, max: 100 }));
     expect(screen.getByTestId('capacity-weight')).toHaveTextContent('0.3 / 100 lbs · <1%');
+    expect(screen.getByRole('progressbar', { name: 'Weight used' })).toHaveAttribute('aria-valuetext', '<1%');
+    expect(screen.getByRole('progressbar', { name: 'Weight used' })).not.toHaveAttribute('data-striped');
   });
 });
 

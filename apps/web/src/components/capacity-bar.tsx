@@ -27,7 +27,8 @@ const levelColors: Record<CapacityLevel, string> = {
   ok: 'teal',
   warning: 'yellow',
   error: 'red',
-  over: 'red',
+  // Deeper than the 90 % warning, and striped: over the limit is not the same as nearly full.
+  over: 'red.9',
 };
 
 /**
@@ -96,12 +97,21 @@ function Meter({
       {/* No limit, no bar (as the character's Load): an empty one said "0%" of a container in use to a screen
           reader, and to the eye. What it holds is said above. */}
       {percent === null ? null : (
-        <Progress
-          value={barFill(percent)}
-          color={levelColors[level]}
-          size="sm"
-          aria-label={`${label} used`}
-        />
+        <Progress.Root size="sm">
+          {/* Mantine's own value text is the fill ("100%" of a container at 150 %): the real one is said. */}
+          <Progress.Section
+            value={barFill(percent)}
+            color={levelColors[level]}
+            striped={level === 'over'}
+            withAria={false}
+            role="progressbar"
+            aria-label={`${label} used`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={barFill(percent)}
+            aria-valuetext={`${formatPercent(percent)}${level === 'over' ? ', over capacity' : ''}`}
+          />
+        </Progress.Root>
       )}
       {level === 'error' || level === 'over' ? (
         <Text
