@@ -18,6 +18,8 @@ export const notificationKinds = [
   'role_changed',
   'party_handed_over',
   'items_received',
+  // Someone else (the GM) moved or gave items out of one's character's containers.
+  'items_moved',
   'loot_received',
   'loot_revealed',
 ] as const;

@@ -74,6 +74,23 @@ describe('inventorySummaries (PartyChannel inventory_updated)', () => {
     expect(inventorySummaries([rowEvent({ action: 'shop_updated' })])).toEqual([]);
   });
 
+  it('passes on the player of the character someone else took items out of (review newgm M1)', () => {
+    const [summary] = inventorySummaries([
+      rowEvent({
+        ids: {
+          character_id: 'ch-1',
+          source_owner_user_id: 'u-1',
+          source_owner_notice: 'Gwen gave 1 × Rope from Pip to Brom',
+        },
+      }),
+    ]);
+    expect(summary?.ids).toEqual({
+      character_id: 'ch-1',
+      source_owner_user_id: 'u-1',
+      source_owner_notice: 'Gwen gave 1 × Rope from Pip to Brom',
+    });
+  });
+
   it('keeps a change only the GMs may hear for the GMs', () => {
     expect(inventorySummaries([rowEvent({ gmOnly: true })])).toEqual([
       expect.objectContaining({ action: 'inventory_updated', gmOnly: true }),

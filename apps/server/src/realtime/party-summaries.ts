@@ -10,8 +10,17 @@ const inventoryChangeActions = new Set([
   'party_inventory_updated',
 ]);
 
-/** Ids an `inventory_updated` passes on from the changes it sums up (a gift's receiver is told who gave what). */
-const carriedIds = ['recipient_character_id', 'recipient_user_id', 'recipient_notice'] as const;
+/**
+ * Ids an `inventory_updated` passes on from the changes it sums up: a gift's receiver is told who gave what,
+ * and the player of a character someone else took items out of is told who moved what.
+ */
+const carriedIds = [
+  'recipient_character_id',
+  'recipient_user_id',
+  'recipient_notice',
+  'source_owner_user_id',
+  'source_owner_notice',
+] as const;
 
 /**
  * spec/02 §7 PartyChannel `inventory_updated`: one per committed operation and party, summing up the

@@ -58,9 +58,18 @@ export function itemEditedEvent(entry: LedgerEntry): DomainEvent | null {
   return eventFromLedger({ ...entry, transactionType: 'adjust' });
 }
 
-/** A gift (InventoryService.give) also names its receiver, so that their screens refresh and tell them. */
+/**
+ * A gift (InventoryService.give) also names its receiver, so that their screens refresh and tell them; a
+ * give or move someone else made out of a character names that character's player, who is told too.
+ */
 function recipientIds(details: LedgerEntry['details']): Record<string, string> {
-  const keys = ['recipient_character_id', 'recipient_user_id', 'recipient_notice'] as const;
+  const keys = [
+    'recipient_character_id',
+    'recipient_user_id',
+    'recipient_notice',
+    'source_owner_user_id',
+    'source_owner_notice',
+  ] as const;
   const ids: Record<string, string> = {};
   for (const key of keys) {
     const value = details?.[key];

@@ -253,3 +253,90 @@ describe('undoing a gift (DESIGN §4 Undo, Who may act)', () => {
     expect((await call('POST', `/transactions/${giftId}/undo`, pipPlayer)).statusCode).toBe(403);
   });
 });
+
+describe('a give or move made by someone else than the character’s player (review newgm M1)', () => {
+  interface Inbox {
+    data: { kind: string; message: string; link: { path: string } | null }[];
+  }
+  const inbox = async (user: SignedInUser) =>
+    ((await call('GET', '/notifications', user)).json() as Inbox).data.map((n) => [
+      n.kind,
+      n.message,
+      n.link?.path,
+    ]);
+
+  it('names the GM who gave it and the character it came from, and tells that character’s player', async () => {
+    const { gm, party, pipPlayer, bromPlayer, pip, brom, ropeId } = await partyOfTwo();
+    const publish = vi.spyOn(ctx.app.services.events, 'publish');
+
+    const response = await give(gm, ropeId, { character_id: brom.id, quantity: 2 });
+    expect(response.statusCode, response.body).toBe(200);
+
+    const said = `${gm.user.username} gave 2 × Rope from Pip to Brom`;
+    const [row] = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, String(body(response).data.transaction_ids[0])));
+    expect(row).toMatchObject({ actorId: gm.user.id, characterId: pip.id, summary: said });
+
+    const events = publish.mock.calls.flatMap(([batch]) => batch as DomainEvent[]);
+    publish.mockRestore();
+    const moved = events.find((e) => e.partyId === party.id && e.action === 'item_moved');
+    expect(moved?.ids).toMatchObject({
+      recipient_user_id: bromPlayer.user.id,
+      recipient_notice: `${gm.user.username} gave you 2 × Rope from Pip`,
+      source_owner_user_id: pipPlayer.user.id,
+      source_owner_notice: said,
+    });
+
+    expect(await inbox(bromPlayer)).toEqual([['items_received', `${said}.`, `/characters/${brom.id}`]]);
+    expect(await inbox(pipPlayer)).toEqual([['items_moved', `${said}.`, `/characters/${pip.id}`]]);
+    expect(await inbox(gm)).toEqual([]);
+  });
+
+  it('a player giving from their own character tells only the receiver, naming the character', async () => {
+    const { pipPlayer, bromPlayer, brom, ropeId } = await partyOfTwo();
+    expect((await give(pipPlayer, ropeId, { character_id: brom.id, quantity: 1 })).statusCode).toBe(200);
+    expect(await inbox(pipPlayer)).toEqual([]);
+    expect((await inbox(bromPlayer)).map(([kind, message]) => [kind, message])).toEqual([
+      ['items_received', 'Pip gave 1 × Rope to Brom.'],
+    ]);
+  });
+
+  it('the GM moving items out of a player’s character: to the stash, to another player, within it', async () => {
+    const { gm, party, pipPlayer, bromPlayer, pip, brom, ropeId } = await partyOfTwo();
+    const stash = (await ctx.app.services.inventory.listContainers(gm.user.id, { partyId: party.id }))[0];
+    if (!stash) throw new Error('no stash');
+    const pouch = body(
+      await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
+    ).data;
+    expect(pouch.id).toBeTruthy();
+    const transfer = (target: unknown) =>
+      call('POST', '/containers/transfer', gm, {
+        item_instance_id: ropeId,
+        source_container_id: pip.primary_container_id,
+        target_container_id: target,
+        quantity: 1,
+      });
+    const publish = vi.spyOn(ctx.app.services.events, 'publish');
+    expect((await transfer(stash.id)).statusCode).toBe(200);
+    const events = publish.mock.calls.flatMap(([batch]) => batch as DomainEvent[]);
+    publish.mockRestore();
+    const toStash = `${gm.user.username} moved 1 × Rope from Backpack (Pip) to ${stash.name} (${party.name})`;
+    expect(events.find((e) => e.action === 'item_moved')?.ids).toMatchObject({
+      source_owner_user_id: pipPlayer.user.id,
+      source_owner_notice: toStash,
+    });
+    expect((await transfer(brom.primary_container_id)).statusCode).toBe(200);
+    expect((await transfer(pouch.id)).statusCode).toBe(200);
+
+    expect((await inbox(pipPlayer)).map(([kind, message]) => [kind, message])).toEqual([
+      ['items_moved', `${gm.user.username} moved 1 × Rope from Backpack to Pouch.`],
+      ['items_moved', `${gm.user.username} gave 1 × Rope from Pip to Brom.`],
+      ['items_moved', `${toStash}.`],
+    ]);
+    expect((await inbox(bromPlayer)).map(([kind, message]) => [kind, message])).toEqual([
+      ['items_received', `${gm.user.username} gave 1 × Rope from Pip to Brom.`],
+    ]);
+  });
+});

@@ -273,9 +273,23 @@ export type ContainerDeletingHook = (
   actor: LedgerActor,
 ) => Promise<DomainEvent[]>;
 
-/** Who gave, in a notice: the giver's own character the items left, as a give names it; else the user. */
-function giverName(actor: LedgerActor, sourceCharacter: { name: string; userId: string } | null | undefined) {
-  return sourceCharacter && sourceCharacter.userId === actor.id ? sourceCharacter.name : actor.username;
+/**
+ * A give, as the ledger, the notices and Discord tell it. Its player giving from their own character names
+ * the character ("Pip gave 2 × Rope to Brom"); anyone else (the GM, acting on every container of the party)
+ * is named as who did it, with the character the items left ("Gwen gave 2 × Rope from Pip to Brom"), as
+ * loot's "from Sunken Chest" is (DESIGN §4: who took the potion has an answer). `to` absent: the receiver's
+ * own notice ("Gwen gave you 2 × Rope from Pip").
+ */
+function giveSentence(
+  actor: LedgerActor,
+  sourceCharacter: { name: string; userId: string } | null | undefined,
+  given: string,
+  to?: string,
+): string {
+  const byPlayer = !sourceCharacter || sourceCharacter.userId === actor.id;
+  const who = byPlayer ? (sourceCharacter?.name ?? actor.username) : actor.username;
+  const from = byPlayer ? '' : ` from ${sourceCharacter.name}`;
+  return to === undefined ? `${who} gave you ${given}${from}` : `${who} gave ${given}${from} to ${to}`;
 }
 
 export class InventoryService {
@@ -308,6 +322,32 @@ export class InventoryService {
         userId: character.userId,
         actorId: actor.id,
         kind: 'items_received',
+        partyId: party?.id ?? null,
+        partyName: party?.name ?? null,
+        message,
+        link: noticeLinks.character(character.id, character.name),
+      },
+    ]);
+  }
+
+  /**
+   * Items taken out of a character's containers by someone who does not play it (the GM giving or moving
+   * them, review newgm M1): its player is told, as a receiver is, unless the items went to another of their
+   * characters (that notice already says where from).
+   */
+  async #itemsMovedNotice(
+    tx: Executor,
+    actor: LedgerActor,
+    character: { id: string; name: string; userId: string },
+    party: { id: string; name: string } | null,
+    message: string,
+  ) {
+    if (character.userId === actor.id) return;
+    await this.#notices.write(tx, [
+      {
+        userId: character.userId,
+        actorId: actor.id,
+        kind: 'items_moved',
         partyId: party?.id ?? null,
         partyName: party?.name ?? null,
         message,
@@ -1449,13 +1489,10 @@ export class InventoryService {
       );
       await this.#countAction(tx, actor.id, 'personal', party.id);
       const given = `${formatEnUs(quantity)} × ${facts.name}`;
-      await this.#itemsReceivedNotice(
-        tx,
-        actor,
-        recipient,
-        party,
-        `${giver.name} gave ${given} to ${recipient.name}`,
-      );
+      const summary = giveSentence(actor, giver, given, recipient.name);
+      await this.#itemsReceivedNotice(tx, actor, recipient, party, summary);
+      const tellGiver = giver.userId !== actor.id && giver.userId !== recipient.userId;
+      if (tellGiver) await this.#itemsMovedNotice(tx, actor, giver, party, summary);
       const transactionIds = await record({
         transactionType: 'character_to_character_transfer',
         partyId: party.id,
@@ -1473,12 +1510,14 @@ export class InventoryService {
         destinationContainerId: targetId,
         destinationName: `${target.container.name} (${recipient.name})`,
         scope: 'personal',
-        summary: `${giver.name} gave ${given} to ${recipient.name}`,
-        // The receiver's screens refresh that character's containers and say who gave what (inventory-events).
+        summary,
+        // The receiver's screens refresh that character's containers and say who gave what (inventory-events);
+        // the giving character's player, when someone else gave, is told too.
         details: {
           recipient_character_id: recipient.id,
           recipient_user_id: recipient.userId,
-          recipient_notice: `${giver.name} gave you ${given}`,
+          recipient_notice: giveSentence(actor, giver, given),
+          ...(tellGiver ? { source_owner_user_id: giver.userId, source_owner_notice: summary } : {}),
         },
       });
       // The answer is built from the rows the move wrote (RETURNING), as a transfer's is: read again after
@@ -1656,16 +1695,37 @@ export class InventoryService {
     const partyInvolved = !source.context.character || !target.context.character;
     const scope = partyInvolved ? 'party' : 'personal';
     // Written before the move, whose write may carry the COMMIT; a refused move rolls it back with it.
-    if (known.tellOwner && targetCharacter && targetCharacter.userId !== actor.id) {
+    // A move into another character reads as a give; within one character (the GM sorting a player's bags)
+    // as the move it is. Each player someone else moved things for is told once (the live notices are
+    // carried by the ledger row's details, as a give's are).
+    const sourceCharacter = source.context.character;
+    const intoAnother =
+      targetCharacter && targetCharacter.id !== sourceCharacter?.id ? targetCharacter : null;
+    const tellReceiver = known.tellOwner && intoAnother && intoAnother.userId !== actor.id;
+    const tellSource =
+      known.tellOwner &&
+      sourceCharacter &&
+      sourceCharacter.userId !== actor.id &&
+      sourceCharacter.userId !== intoAnother?.userId;
+    const told: Record<string, string> = {};
+    if (tellReceiver || tellSource) {
       const template = known.reads?.template ?? (await repo.template(tx, instance.itemTemplateId));
       const name = template ? effectiveFacts(templateFacts(template), instance.instanceData).name : 'items';
-      await this.#itemsReceivedNotice(
-        tx,
-        actor,
-        targetCharacter,
-        target.context.party ?? source.context.party,
-        `${giverName(actor, source.context.character)} gave ${formatEnUs(quantity)} × ${name} to ${targetCharacter.name}`,
-      );
+      const given = `${formatEnUs(quantity)} × ${name}`;
+      const party = target.context.party ?? source.context.party;
+      const sentence = intoAnother
+        ? giveSentence(actor, sourceCharacter, given, intoAnother.name)
+        : moveSummary(actor.username, quantity, name, source.context, target.context);
+      if (tellReceiver && intoAnother) {
+        await this.#itemsReceivedNotice(tx, actor, intoAnother, party, sentence);
+        told.recipient_user_id = intoAnother.userId;
+        told.recipient_notice = giveSentence(actor, sourceCharacter, given);
+      }
+      if (tellSource && sourceCharacter) {
+        await this.#itemsMovedNotice(tx, actor, sourceCharacter, party, sentence);
+        told.source_owner_user_id = sourceCharacter.userId;
+        told.source_owner_notice = sentence;
+      }
     }
     const partyId = target.context.party?.id ?? source.context.party?.id ?? null;
     // The stack is locked in the source container by the caller: its owner is the source's character.
@@ -1702,6 +1762,7 @@ export class InventoryService {
             destinationName: `${target.context.container.name} (${target.context.ownerName})`,
             scope,
             summary: moveSummary(actor.username, quantity, name, source.context, target.context),
+            ...(Object.keys(told).length > 0 ? { details: told } : {}),
           };
           return known.decorate ? known.decorate(entry) : entry;
         },

@@ -386,6 +386,31 @@ describe('noticeFor', () => {
     });
   });
 
+  it('tells the player of the character the GM gave or moved items out of who did it (review newgm M1)', () => {
+    const said = 'Gwen gave 1 × Rope from Pip to Brom';
+    const gift = message({
+      action: 'inventory_updated',
+      actor: { id: 'user-gwen', name: 'Gwen' },
+      summary: said,
+      ids: {
+        character_id: 'c-pip',
+        recipient_user_id: 'user-brom',
+        recipient_notice: 'Gwen gave you 1 × Rope from Pip',
+        source_owner_user_id: me,
+        source_owner_notice: said,
+      },
+    });
+    expect(noticeFor(gift, me)).toEqual({ message: said, duration: 3_000 });
+    expect(noticeFor(gift, 'user-brom')).toEqual({
+      message: 'Gwen gave you 1 × Rope from Pip',
+      duration: 3_000,
+    });
+    expect(noticeFor(gift, 'user-someone-else')).toEqual({
+      message: 'Gwen updated inventory',
+      duration: 3_000,
+    });
+  });
+
   it('tells the others, the GM first, that a purchase waits for approval', () => {
     const asked = message({
       action: 'shop_request_created',

@@ -341,6 +341,12 @@ export function noticeFor(message: PartyMessage, myUserId: string | null): Notic
     if (gift && myUserId !== null && idOf(message, 'recipient_user_id') === myUserId) {
       return { message: gift, duration: INVENTORY_NOTICE_MS };
     }
+    // Review newgm M1: the player of a character someone else (the GM) gave or moved items out of is told
+    // who moved what ("Gwen gave 1 × Rope from Pip to Brom").
+    const moved = idOf(message, 'source_owner_notice');
+    if (moved && myUserId !== null && idOf(message, 'source_owner_user_id') === myUserId) {
+      return { message: moved, duration: INVENTORY_NOTICE_MS };
+    }
     return {
       message: inventoryNotice(message.actor.name || 'Someone', message.source),
       duration: INVENTORY_NOTICE_MS,
