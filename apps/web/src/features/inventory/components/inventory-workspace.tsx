@@ -96,6 +96,12 @@ export interface InventoryWorkspaceProps {
    * false: nowhere (the page says why, e.g. the plan lacks party collaboration), the button is disabled.
    */
   createOwner: ContainerOwner | null | false;
+  /**
+   * Where the Marketplace adds by default, when it may be added to: on the party's page its stash (review
+   * newgm M2: the GM stocking the stash filled the player's backpack in the other panel). Without one, the
+   * other panel's container in the two-column view, else the panel's own.
+   */
+  marketTargetId?: string | null;
 }
 
 /**
@@ -198,6 +204,8 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
     setPanels((all) => ({ ...all, [side]: state }));
   const containerOf = (side: PanelSide) => panels[side].containerId;
   const marketTarget = (side: PanelSide): string | null => {
+    const preferred = props.marketTargetId ? byId.get(props.marketTargetId) : undefined;
+    if (preferred?.can_act) return preferred.id;
     const other = panels[side === 'left' ? 'right' : 'left'];
     if (viewMode === 'dual' && other.tab === 'container' && other.containerId) return other.containerId;
     return panels[side].containerId;

@@ -147,11 +147,11 @@ export function MarketBrowser({
 
   return (
     <Stack gap="sm">
-      {/* Side by side where there is room; on a phone the destination gets a line of its own, so that two
-          containers called Backpack can be told apart by their owners. */}
-      <Group align="flex-end" gap="sm" wrap="wrap">
+      {/* The destination has a line of its own, as a panel's Source has: squeezed beside the search in a
+          two-column panel it read "Backpack (Cora Brightke…", and two Backpacks are told apart only by their
+          owners (review newgm M2). */}
+      <Stack gap="sm">
         <TextInput
-          style={{ flex: '1 1 12rem' }}
           label="Search the marketplace"
           placeholder="Search items..."
           // The server answers searches of at most 200 characters; more would only show an error.
@@ -164,7 +164,6 @@ export function MarketBrowser({
           }}
         />
         <Select
-          style={{ flex: '1 1 14rem' }}
           label="Add to"
           data={groupedByOwner(targets, (c) => ({
             value: c.id,
@@ -182,7 +181,7 @@ export function MarketBrowser({
           comboboxProps={{ withinPortal: true }}
           {...containerSearchProps}
         />
-      </Group>
+      </Stack>
       {query.isPending ? (
         <Stack gap={6} data-testid="market-loading">
           <VisuallyHidden role="status">Loading the marketplace</VisuallyHidden>

@@ -164,6 +164,48 @@ describe('PartyInventory', () => {
     expect(await screen.findByRole('region', { name: 'Second panel: Backpack (Aria)' })).toBeInTheDocument();
   });
 
+  it('adds from the Marketplace to the party stash by default, named in full on a line of its own (review newgm M2)', async () => {
+    // The GM stocking the stash from the left panel's Marketplace must not fill the player's backpack
+    // shown on the right (it was the default, and "Backpack (Cora Brightke…" was all it said).
+    setViewport(1280, 800);
+    const cora = buildCharacter({
+      id: '00000000-0000-4000-8000-0000000000c5',
+      name: 'Cora Brightkey',
+      is_owner: false,
+      party_id: party.id,
+    });
+    const corasPack = buildContainer({
+      id: '00000000-0000-4000-8000-0000000000d5',
+      name: 'Backpack',
+      owner: { type: 'character', id: cora.id, name: 'Cora Brightkey' },
+    });
+    const partyStash = buildPartyStash(party, { id: stash.id });
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname.replace('/api/v1', '');
+      if (path === '/characters')
+        return jsonResponse(200, { status: 'success', data: [cora], meta: pageMeta(1, 100) });
+      if (path === `/parties/${party.id}/containers`) return success([partyStash]);
+      if (path === `/characters/${cora.id}/containers`) return success([corasPack]);
+      if (path.endsWith('/items'))
+        return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 20) });
+      if (path === '/subscription/check_feature') return success({ allowed: true, feature: 'x' });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${path}`);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<PartyInventory party={{ ...party, is_gm: true }} />);
+    const second = await screen.findByRole('region', { name: 'Second panel: Backpack (Cora Brightkey)' });
+    const first = screen.getByRole('region', { name: 'First panel: Party Stash (The Silver Lantern)' });
+
+    for (const panel of [first, second]) {
+      await user.click(within(panel).getByRole('tab', { name: 'Marketplace' }));
+      const addTo = await within(panel).findByRole('combobox', { name: 'Add to' });
+      expect((addTo as HTMLInputElement).value).toMatch(/^Party Stash \(The Silver Lantern\) · /);
+      // Not squeezed beside the search box: the destination has the panel's width to itself.
+      const search = within(panel).getByRole('textbox', { name: 'Search the marketplace' });
+      expect(addTo.closest('.mantine-Group-root')).not.toContainElement(search);
+    }
+  });
+
   it('offers to create a character in this party to a player without one, with the spec’s message', async () => {
     // Another player's character is in the party; none is mine, and I am not its GM.
     const theirs = buildCharacter({ id: 'character-theirs', is_owner: false, party_id: party.id });

@@ -98,6 +98,9 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | '
         showsLiveStatus={false}
         // Without party collaboration the server refuses a party container: the banner above says so.
         createOwner={collaboration.data === false ? false : { type: 'party', id: party.id }}
+        // The party's own page adds new items to the party's container, not to whichever player's backpack
+        // the other panel shows; without party collaboration the stash is not theirs to fill.
+        marketTargetId={collaboration.data === false ? null : (stash?.id ?? null)}
       />
     </Stack>
   );
