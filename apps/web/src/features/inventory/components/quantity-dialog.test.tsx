@@ -101,6 +101,29 @@ describe('QuantityDialog after a capacity refusal (marketplace)', () => {
     destination: { containerId: 'pouch', weightEach: 10 },
   });
 
+  it('says how much weight is left when one item is heavier than that, not that no room is left', async () => {
+    const roomy = buildContainer({
+      id: 'pouch',
+      capacity: {
+        used: 13.9,
+        max: 50,
+        slots_used: 1,
+        slots_max: null,
+        enforces: { weight: true, slots: true },
+      },
+    });
+    mockFetch(({ url }) =>
+      url.endsWith('/containers/pouch') ? success(roomy) : failure(404, 'RESOURCE_NOT_FOUND', 'No fake'),
+    );
+    const request = { ...addRope(() => Promise.reject(refused(inventoryMessages.weightExceeded))) };
+    request.destination = { containerId: 'pouch', weightEach: 65 };
+    renderRoutes([{ path: '/', element: <QuantityDialog request={request} onClose={() => {}} /> }], '/');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Add' }));
+    expect(
+      await screen.findByText(`${inventoryMessages.weightExceeded} (65 lbs each, only 36.1 lbs left)`),
+    ).toBeInTheDocument();
+  });
+
   it('stays open and says there is no room left; another refusal closes it, as toasted by the action', async () => {
     mockFetch(({ url }) =>
       url.endsWith('/containers/pouch') ? success(full) : failure(404, 'RESOURCE_NOT_FOUND', 'No fake'),
@@ -149,6 +172,19 @@ describe('weightRoomFor and capacityRefusalText', () => {
     expect(capacityRefusalText(inventoryMessages.weightExceeded, 2)).toBe(
       'Item(s) would exceed weight limit (room for 2)',
     );
+    // Review newgm L1: a 65 lb armour refused with 36.1 lbs free is not "no room left".
+    expect(
+      capacityRefusalText(inventoryMessages.weightExceeded, 0, {
+        each: 65,
+        capacity: { ...capacity, used: 13.9, max: 50 },
+      }),
+    ).toBe('Item(s) would exceed weight limit (65 lbs each, only 36.1 lbs left)');
+    expect(
+      capacityRefusalText(inventoryMessages.weightExceeded, 0, {
+        each: 10,
+        capacity: { ...capacity, used: 50 },
+      }),
+    ).toBe('Item(s) would exceed weight limit (no room left)');
     expect(capacityRefusalText(inventoryMessages.slotsExceeded, null)).toBe(
       'Item(s) would exceed volume limit',
     );

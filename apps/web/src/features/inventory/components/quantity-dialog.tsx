@@ -6,6 +6,7 @@ import { NumberField } from '../../../components/number-field';
 import { isApiError } from '../../../lib/http-client';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { toast } from '../../../lib/toast';
+import { formatWeight } from '../../../lib/weight';
 import { containerQuery, itemInstanceQuery } from '../api/inventory-api';
 import { isCapacityRefusal, transferErrorMessage } from '../api/transfer-messages';
 
@@ -42,10 +43,24 @@ export function weightRoomFor(capacity: Capacity, each: number): number | null {
   return Math.max(0, Math.floor((capacity.max - capacity.used + 0.0005) / each));
 }
 
-/** "Item(s) would exceed weight limit (room for 2)": the spec's sentence first, then what fits, when known. */
-export function capacityRefusalText(refusal: string, room: number | null): string {
+/**
+ * "Item(s) would exceed weight limit (room for 2)": the spec's sentence first (spec/02 §5), then what fits,
+ * when known. When not even one fits, how much weight is left beside what one weighs: "(no room left)" was
+ * shown with 36.1 lbs free to a 65 lb armour (review newgm L1).
+ */
+export function capacityRefusalText(
+  refusal: string,
+  room: number | null,
+  weights?: { each: number; capacity: Capacity },
+): string {
   if (room === null) return refusal;
-  return room === 0 ? `${refusal} (no room left)` : `${refusal} (room for ${room})`;
+  if (room > 0) return `${refusal} (room for ${room})`;
+  const { max, used } = weights?.capacity ?? {};
+  // In thousandths of a pound, as weights are kept: 50 − 13.9 is 36.1, not 36.099999….
+  const left = weights && max != null && used !== undefined ? Math.round((max - used) * 1000) / 1000 : 0;
+  return weights && left > 0
+    ? `${refusal} (${formatWeight(weights.each)} each, only ${formatWeight(left)} left)`
+    : `${refusal} (no room left)`;
 }
 
 /** How many the request's stack holds now: its live count once read, else what it held when asked. */
@@ -167,7 +182,18 @@ export function QuantityDialog({
             max={largest}
             data-autofocus
             description={max ? `1 to ${formatEnUs(max)}` : undefined}
-            error={problem ?? (refusal ? capacityRefusalText(refusal, room) : null)}
+            error={
+              problem ??
+              (refusal
+                ? capacityRefusalText(
+                    refusal,
+                    room,
+                    destination.data && weightEach !== null
+                      ? { each: weightEach, capacity: destination.data.capacity }
+                      : undefined,
+                  )
+                : null)
+            }
           />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
