@@ -114,7 +114,8 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
     await user.keyboard('{Escape}');
 
     const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
-    expect(quantity).toHaveValue('2');
+    // One at first, not the whole stack (review newgm L5).
+    expect(quantity).toHaveValue('1');
     // A 0 stays as typed when the field is left, and says why, rather than becoming a take of 1.
     await user.clear(quantity);
     await user.type(quantity, '0');
@@ -181,7 +182,11 @@ describe('InventoryWorkspace Loot tab (issue 11)', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(inputValue(within(dialog).getByRole('combobox', { name: 'Take into' }))).toMatch(/^Backpack/),
     );
-    expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('3');
+    // One is offered at first (review newgm L5): all three asked for.
+    const asked = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    expect(asked).toHaveValue('1');
+    await user.clear(asked);
+    await user.type(asked, '3');
     await user.click(within(dialog).getByRole('button', { name: 'Take' }));
     expect(await within(dialog).findByTestId('take-error')).toHaveTextContent('Only 2 left in this loot.');
     await waitFor(() => expect(within(dialog).getByText('1 to 2')).toBeInTheDocument());

@@ -38,6 +38,19 @@ describe('TakeLootForm', () => {
     expect(takes()).toHaveLength(1);
   });
 
+  it('offers one of a stack at first, not the whole stack (review newgm L5)', async () => {
+    mockFetch(({ url }) => failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`));
+    renderWithProviders(
+      <TakeLootForm
+        item={buildItem({ id: 'coins-1', name: 'Gold piece', quantity: 40 })}
+        loot={loot}
+        destinations={[buildContainer({ id: 'backpack-1', name: 'Backpack', is_primary: true })]}
+        onDone={() => undefined}
+      />,
+    );
+    expect(screen.getByRole('textbox', { name: 'Quantity' })).toHaveValue('1');
+  });
+
   it('finds the container to take into by typing, grouped by owner, for the keyboard to pick', async () => {
     const fetchMock = mockFetch(({ url }) => failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`));
     const user = userEvent.setup();

@@ -64,7 +64,7 @@ export function LootItemBody({
 }
 
 /**
- * POST loot_instances/{id}/take: where to, and how many (the whole stack by default). A refusal shows here,
+ * POST loot_instances/{id}/take: where to, and how many (one by default, as the loot's page). A refusal shows here,
  * once, and not as a toast as well; a stack taken whole meanwhile closes the form with the reason as a toast.
  */
 export function TakeLootForm({

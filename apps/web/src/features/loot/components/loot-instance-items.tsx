@@ -140,7 +140,7 @@ function LootItemRow({
     ? { 'aria-disabled': true, 'data-disabled': true, 'aria-describedby': `${TAKE_HELP_ID} ${refusalId}` }
     : { 'aria-describedby': TAKE_HELP_ID };
   const pick = (kind: LootPick['kind']) => () => {
-    if (!refusalId) onPick({ kind, item, quantity });
+    if (!refusalId) onPick({ kind, item });
   };
   return (
     <Paper withBorder p="xs" data-testid="loot-stack" data-item-name={item.name}>

@@ -27,12 +27,7 @@ function renderDialog(
   const loot = buildLootInstance({ is_revealed: true, can_take: true });
   const withRope = { ...loot, container: { ...loot.container, item_instances: [stack] } };
   return renderWithProviders(
-    <TakeLootDialog
-      loot={withRope}
-      pick={{ kind, item: stack, quantity: stack.quantity }}
-      taker={taker}
-      onClose={() => undefined}
-    />,
+    <TakeLootDialog loot={withRope} pick={{ kind, item: stack }} taker={taker} onClose={() => undefined} />,
   );
 }
 
@@ -40,7 +35,20 @@ describe('TakeLootDialog', () => {
   it('gives the focus to the button that takes, once it can be pressed', async () => {
     renderDialog('take', takerWith([aria]));
     const dialog = await screen.findByRole('dialog', { name: 'Take Rope' });
-    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Take 2' })).toHaveFocus());
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Take 1' })).toHaveFocus());
+  });
+
+  it('takes one of a stack at first, while Claim takes all of it (review newgm L5)', async () => {
+    // The spec says nothing of Take's default: in a shared hoard one is the safe guess, Claim is "all".
+    const { unmount } = renderDialog('take', takerWith([aria]));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Rope' });
+    expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('1');
+    expect(within(dialog).getByRole('button', { name: 'Take 1' })).toBeInTheDocument();
+    unmount();
+    renderDialog('claim', takerWith([aria]));
+    const claim = await screen.findByRole('dialog', { name: 'Claim Rope' });
+    expect(within(claim).queryByRole('textbox', { name: 'Quantity' })).not.toBeInTheDocument();
+    expect(claim).toHaveTextContent("All of it goes into the character's main container.");
   });
 
   it('says an unpriced item is unpriced, as the loot list does, not "worth 0 gp each"', async () => {

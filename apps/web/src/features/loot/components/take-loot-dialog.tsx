@@ -17,7 +17,12 @@ import { transactionKeys } from '../../activity/api/transactions-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { containerSearchProps, groupedByOwner } from '../../inventory/components/container-source-select';
 import { claimLoot, invalidateLoot, takeLoot } from '../api/loot-api';
-import { takeErrorMessage, useCloseWhenTaken, useTakeQuantity } from '../hooks/use-take-loot';
+import {
+  TAKE_FIRST_OFFER,
+  takeErrorMessage,
+  useCloseWhenTaken,
+  useTakeQuantity,
+} from '../hooks/use-take-loot';
 import { containerLabel, type LootTaker } from './loot-instance-taker';
 import { lootLineOf, lootLines } from './loot-lines';
 
@@ -25,8 +30,6 @@ import { lootLineOf, lootLines } from './loot-lines';
 export interface LootPick {
   kind: 'take' | 'claim';
   item: ItemInstance;
-  /** How many the line held when picked: what a take offers at first. */
-  quantity: number;
 }
 
 type TakeInput =
@@ -68,8 +71,8 @@ function useTakeLoot(loot: { id: string; party_id: string }, onDone: () => void)
 }
 
 /**
- * Take part or all of a line of the loot (its identical stacks, `lootLines`) into one of my characters'
- * containers, or Claim all of it for one of my characters (it goes into the character's main container).
+ * Take part or all of a line of the loot (its identical stacks, `lootLines`; one at first) into one of my
+ * characters' containers, or Claim all of it for one of my characters (it goes into the character's main container).
  * The request names the line's first stack as it is now; the server takes the rest from the line's others.
  * Two taps on a phone: Take on the list, then the button here.
  */
@@ -102,7 +105,7 @@ export function TakeLootDialog({
   useEffect(() => {
     if (!pick) return;
     setShown(pick);
-    setQuantity(pick.quantity);
+    setQuantity(TAKE_FIRST_OFFER);
     setContainerId(null);
     setCharacterId(null);
     reset();

@@ -19,13 +19,16 @@ export function takeErrorMessage(error: unknown): string {
 }
 
 /**
- * How many of a stack to take: all of it at first. The stack may shrink while the form is open (someone
- * else took part of it: a live event, or our own take refused with "Only 1 left in this loot.", refreshes
- * the loot), and a number above what is left then comes down to it, so that Take works again at once.
- * A number typed above the stack stays as typed, with its error.
+ * How many of a stack to take: one at first (the spec leaves it open; in a shared hoard Take defaulting to
+ * everything made it Claim by another name, review newgm L5), the number to change for more. The stack may
+ * shrink while the form is open (someone else took part of it: a live event, or our own take refused with
+ * "Only 1 left in this loot.", refreshes the loot), and a number above what is left then comes down to it,
+ * so that Take works again at once. A number typed above the stack stays as typed, with its error.
  */
+export const TAKE_FIRST_OFFER = 1;
+
 export function useTakeQuantity(left: number) {
-  const [quantity, setQuantity] = useState<number | string>(left);
+  const [quantity, setQuantity] = useState<number | string>(Math.min(TAKE_FIRST_OFFER, left));
   const amount = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   // Adjusted while rendering, not in an effect: the form never shows the old number against the new size.
   const [seenLeft, setSeenLeft] = useState(left);

@@ -251,7 +251,11 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Take Longsword' }));
     const dialog = await screen.findByRole('dialog', { name: 'Take Longsword' });
     expect(within(dialog).getByTestId('take-facts')).toHaveTextContent('3 in this loot, worth 15 gp each.');
-    expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('3');
+    // One at first (review newgm L5); all three asked for.
+    const swords = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    expect(swords).toHaveValue('1');
+    await user.clear(swords);
+    await user.type(swords, '3');
     await user.click(within(dialog).getByRole('button', { name: 'Take 3' }));
     await waitFor(() =>
       expect(lastToast()).toMatchObject({ kind: 'success', message: 'Item taken successfully' }),
@@ -281,8 +285,8 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
     const dialog = await screen.findByRole('dialog', { name: 'Take Gold Piece' });
     const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
-    // All of the stack by default.
-    expect(quantity).toHaveValue('50');
+    // One of the stack by default (review newgm L5), not all 50.
+    expect(quantity).toHaveValue('1');
     await user.clear(quantity);
     await user.type(quantity, '20');
     const destination = within(dialog).getByRole('combobox', { name: 'Put it in' });
@@ -312,6 +316,10 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     await buttonReady('Take Gold Piece');
     await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
     const dialog = await screen.findByRole('dialog');
+    // One is offered at first (review newgm L5): all 50 asked for.
+    const asked = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    await user.clear(asked);
+    await user.type(asked, '50');
     await user.click(within(dialog).getByRole('button', { name: 'Take 50' }));
     expect(await within(dialog).findByTestId('take-error')).toHaveTextContent('Only 10 left in this loot.');
     // An error shows once: in the dialog, not in a toast as well.
@@ -340,6 +348,9 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     await buttonReady('Take Gold Piece');
     await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
     const dialog = await screen.findByRole('dialog', { name: 'Take Gold Piece' });
+    const asked = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    await user.clear(asked);
+    await user.type(asked, '50');
     await user.click(within(dialog).getByRole('button', { name: 'Take 50' }));
     expect(await within(dialog).findByTestId('take-error')).toHaveTextContent('Only 10 left in this loot.');
     expect(await within(dialog).findByText(/^10 in this loot/)).toBeInTheDocument();
@@ -393,11 +404,15 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Take Gold Piece' }));
     const dialog = await screen.findByRole('dialog', { name: 'Take Gold Piece' });
     expect(within(dialog).getByText(/^50 in this loot/)).toBeInTheDocument();
+    // One is offered at first (review newgm L5): all 50 asked for.
+    const asked = within(dialog).getByRole('textbox', { name: 'Quantity' });
+    await user.clear(asked);
+    await user.type(asked, '50');
     // Someone else takes 30 (a live event refreshes the loot).
     left = 20;
     await queryClient.invalidateQueries({ queryKey: lootKeys.instance('loot-1') });
     expect(await within(dialog).findByText(/^20 in this loot/)).toBeInTheDocument();
-    // The whole stack it offered comes down to what is left, ready to take.
+    // The whole stack asked for comes down to what is left, ready to take.
     expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('20');
     expect(within(dialog).getByText('1 to 20')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Take 20' })).toBeEnabled();
