@@ -1,5 +1,6 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { buildContainer, renderWithProviders } from '../test/inventory-fixtures';
 import { ContainerSourceSelect, sourceOptionLabel } from './container-source-select';
@@ -45,6 +46,23 @@ describe('ContainerSourceSelect', () => {
 });
 
 describe('ContainerSourceSelect with many containers', () => {
+  it('shows the start of the chosen container’s label, its name, not the end of it', async () => {
+    // Review (touch, Dual view at 1024 px): after a tap the field showed "…Vex Nightwhisper) · 79% full · 39/60
+    // slots", scrolled to the caret at the end of the label, and not which container the panel shows.
+    function Picker() {
+      const [value, setValue] = useState<string | null>(backpack.id);
+      return <ContainerSourceSelect containers={[backpack, quiver]} value={value} onChange={setValue} />;
+    }
+    renderWithProviders(<Picker />);
+    const user = userEvent.setup();
+    const source = screen.getByRole<HTMLInputElement>('combobox', { name: 'Source' });
+    await user.click(source);
+    await user.click(await screen.findByRole('option', { name: sourceOptionLabel(quiver) }));
+    await waitFor(() => expect(source).toHaveValue(sourceOptionLabel(quiver)));
+    await waitFor(() => expect([source.selectionStart, source.selectionEnd]).toEqual([0, 0]));
+    expect(source.scrollLeft).toBe(0);
+  });
+
   it('finds a container by typing, its owner’s name too, and groups the options by owner', async () => {
     const stash = buildContainer({
       id: 'stash',

@@ -1,6 +1,6 @@
 import type { Container } from '@haversack/contracts';
 import { type ComboboxItem, type ComboboxItemGroup, Select } from '@mantine/core';
-import type { Ref } from 'react';
+import { type Ref, useRef } from 'react';
 import { capacityLevel, formatPercent, percentUsed, unlimitedAmount } from '../../../components/capacity-bar';
 import { useOptionsOnFirstUse } from '../../../lib/use-options-on-first-use';
 import { formatWeight } from '../../../lib/weight';
@@ -67,15 +67,29 @@ export function ContainerSourceSelect({
   ref?: Ref<HTMLInputElement>;
 }) {
   const { keepMounted, ...firstUse } = useOptionsOnFirstUse();
+  const input = useRef<HTMLInputElement | null>(null);
   return (
     <Select
       {...firstUse}
-      ref={ref}
+      ref={(node: HTMLInputElement | null) => {
+        input.current = node;
+        if (typeof ref === 'function') ref(node);
+        else if (ref) ref.current = node;
+      }}
       label={label}
       data={groupedByOwner(containers, (c) => ({ value: c.id, label: sourceOptionLabel(c) }))}
       value={value}
       onChange={(next) => {
         if (next) onChange(next);
+        // The field keeps the focus with its caret after the label it was given, scrolled to that end: "…Vex
+        // Nightwhisper) · 79% full · 39/60 slots" hid which container it was (review "touch", Dual view).
+        // Once the label is in, the caret goes to its start, and the field shows the container's name.
+        requestAnimationFrame(() => {
+          const field = input.current;
+          if (!field || field !== document.activeElement) return;
+          field.setSelectionRange(0, 0);
+          field.scrollLeft = 0;
+        });
       }}
       allowDeselect={false}
       placeholder="Choose a container"
