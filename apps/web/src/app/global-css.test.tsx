@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
+  ActionIcon,
   Anchor,
   AppShell,
   Breadcrumbs,
@@ -20,6 +21,7 @@ import {
 } from '@mantine/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { useTouchScreen } from '../test/global-styles';
 import { restoreViewportAfterEach, setViewport } from '../test/viewport';
 import { contrastRatio } from './color-contrast';
 import { cssVariablesResolver, theme } from './theme';
@@ -386,5 +388,42 @@ describe('global.css: toasts over an open dialog', () => {
   it('take the pointer as before with no dialog open (hover holds them, × closes them)', () => {
     useStyles();
     expect(getComputedStyle(renderToast(false)).pointerEvents).not.toBe('none');
+  });
+});
+
+describe('global.css: row buttons on a touch screen', () => {
+  restoreViewportAfterEach();
+  const renderRowButton = () =>
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <ActionIcon
+          variant="subtle"
+          size="md"
+          className="haversack-row-action"
+          aria-label="Move Abacus to..."
+        >
+          ⇅
+        </ActionIcon>
+      </MantineProvider>,
+    );
+
+  it('are a finger wide on a touch tablet, whatever its width', () => {
+    // Review (touch): 34 px on a 768 px tablet, 28 px on a 1024 px one; 44 px on a phone.
+    useStyles('ActionIcon');
+    useTouchScreen();
+    setViewport(1024, 768);
+    renderRowButton();
+    const button = screen.getByRole('button', { name: 'Move Abacus to...' });
+    expect(getComputedStyle(button).minHeight).toBe('44px');
+    expect(getComputedStyle(button).minWidth).toBe('44px');
+  });
+
+  it('keep their size under a mouse on a wide screen', () => {
+    useStyles('ActionIcon');
+    setViewport(1024, 768);
+    renderRowButton();
+    expect(getComputedStyle(screen.getByRole('button', { name: 'Move Abacus to...' })).minHeight).not.toBe(
+      '44px',
+    );
   });
 });

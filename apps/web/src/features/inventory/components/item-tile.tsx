@@ -198,8 +198,12 @@ export function ItemTile({
     : undefined;
   // Room for the menu button, drawn over a card's corner (a list row has it beside the row, out of the
   // way of a swipe).
+  // --haversack-tile-action (global.css) is an icon's size: 28 px, or a finger's 44 px on a touch screen.
   const buttons = (canMove ? 1 : 0) + (hasActions ? 1 : 0);
-  const menuRoom = buttons > 0 && layout === 'grid' ? buttons * 32 + 4 : undefined;
+  const menuRoom =
+    buttons > 0 && layout === 'grid'
+      ? `calc(${buttons} * (var(--haversack-tile-action) + 4px) + 4px)`
+      : undefined;
   const list = layout === 'list';
   const moveButtonProps = {
     variant: 'subtle',
@@ -212,8 +216,9 @@ export function ItemTile({
     disabled: moving,
     ...(list
       ? { style: { flexShrink: 0 }, className: 'haversack-row-action' }
-      : { pos: 'absolute' as const, right: 6, bottom: 6 }),
-    ...(!list && hasActions ? { right: 38 } : {}),
+      : { pos: 'absolute' as const, right: 6, bottom: 6, className: 'haversack-tile-action' }),
+    // Beside More actions: its width and the gap.
+    ...(!list && hasActions ? { right: 'calc(var(--haversack-tile-action) + 10px)' } : {}),
   } as const;
 
   return (
@@ -549,7 +554,7 @@ function actionsButtonProps(item: ItemInstance, list: boolean) {
     'data-testid': 'item-actions-menu',
     ...(list
       ? { style: { flexShrink: 0 }, className: 'haversack-row-action' }
-      : { pos: 'absolute' as const, right: 6, bottom: 6 }),
+      : { pos: 'absolute' as const, right: 6, bottom: 6, className: 'haversack-tile-action' }),
   } as const;
 }
 
