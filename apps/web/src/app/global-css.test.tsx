@@ -4,6 +4,7 @@ import {
   ActionIcon,
   Anchor,
   AppShell,
+  Badge,
   Breadcrumbs,
   Button,
   Checkbox,
@@ -14,6 +15,7 @@ import {
   ScrollArea,
   Select,
   Stack,
+  Table,
   Text,
   Textarea,
   TextInput,
@@ -424,6 +426,56 @@ describe('global.css: row buttons on a touch screen', () => {
     renderRowButton();
     expect(getComputedStyle(screen.getByRole('button', { name: 'Move Abacus to...' })).minHeight).not.toBe(
       '44px',
+    );
+  });
+});
+
+describe('global.css: a table that scrolls sideways', () => {
+  it('keeps a badge in a cell whole rather than cut at the cell’s edge', () => {
+    // Review (tablet): the audit log's "ENTERED A…" at 768 px.
+    useStyles('Badge', 'Table');
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <Table>
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Td>
+                <Badge>Entered admin area</Badge>
+              </Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      </MantineProvider>,
+    );
+    expect(
+      getComputedStyle(screen.getByText('Entered admin area').closest('.mantine-Badge-root') as Element)
+        .minWidth,
+    ).toBe('max-content');
+  });
+
+  it('shows that it scrolls: a shadow drawn at an edge with more beyond it', () => {
+    useStyles('Table', 'ScrollArea');
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <Table.ScrollContainer minWidth={760} data-testid="scroller">
+          <Table>
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Td>Action</Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </MantineProvider>,
+    );
+    // Mantine's container is a ScrollArea: its viewport is what scrolls.
+    const viewport = screen.getByTestId('scroller').querySelector('.mantine-ScrollArea-viewport');
+    if (!viewport) throw new Error('No scrolling viewport');
+    // Its scroll position drives the shadows drawn over its edges (happy-dom, like Chromium, takes
+    // animation-timeline; elsewhere the shadows are the viewport's background).
+    expect(getComputedStyle(viewport).getPropertyValue('scroll-timeline')).toContain('--haversack-table-x');
+    expect(getComputedStyle(screen.getByTestId('scroller')).getPropertyValue('timeline-scope')).toBe(
+      '--haversack-table-x',
     );
   });
 });
