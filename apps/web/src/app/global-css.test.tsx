@@ -393,6 +393,56 @@ describe('global.css: toasts over an open dialog', () => {
   });
 });
 
+describe('global.css: a dialog on a screen the on-screen keyboard has made short', () => {
+  restoreViewportAfterEach();
+  const renderDialogForm = () => {
+    render(
+      <div className="mantine-Modal-content">
+        <div className="mantine-Modal-body">
+          <form>
+            <input aria-label="Container Name" />
+            <div className="mantine-Group-root" data-testid="actions">
+              <button type="button">Cancel</button>
+              <button type="submit">Create Container</button>
+            </div>
+          </form>
+        </div>
+      </div>,
+    );
+    return screen.getByTestId('actions');
+  };
+
+  it('keeps the action row stuck to the bottom of a landscape phone, where it covers no field', () => {
+    useStyles();
+    setViewport(667, 375);
+    expect(getComputedStyle(renderDialogForm()).position).toBe('sticky');
+  });
+
+  it('lets the action row scroll with the form once the keyboard leaves a strip, over the field typed in', () => {
+    // Review (touch, landscape): at 667x160 "Create Container" sat over the Container Name being typed.
+    useStyles();
+    setViewport(667, 160);
+    expect(getComputedStyle(renderDialogForm()).position).toBe('static');
+  });
+
+  it('sticks an action row with no submit button too, when it says it is the dialog’s actions', () => {
+    // Distribute has Preview and Confirm distribution, neither a form's submit.
+    useStyles();
+    setViewport(667, 375);
+    render(
+      <div className="mantine-Modal-body">
+        <div>
+          <p>Share among</p>
+          <div className="mantine-Group-root haversack-dialog-actions" data-testid="actions">
+            <button type="button">Preview</button>
+          </div>
+        </div>
+      </div>,
+    );
+    expect(getComputedStyle(screen.getByTestId('actions')).position).toBe('sticky');
+  });
+});
+
 describe('global.css: row buttons on a touch screen', () => {
   restoreViewportAfterEach();
   const renderRowButton = () =>
@@ -427,6 +477,46 @@ describe('global.css: row buttons on a touch screen', () => {
     expect(getComputedStyle(screen.getByRole('button', { name: 'Move Abacus to...' })).minHeight).not.toBe(
       '44px',
     );
+  });
+});
+
+describe('global.css: toasts on a short screen and over the item sheet', () => {
+  restoreViewportAfterEach();
+  const renderToasts = () => {
+    const toasts = document.createElement('div');
+    toasts.className = 'haversack-toasts';
+    toasts.dataset.position = 'top-right';
+    document.body.append(toasts);
+    onTestFinished(() => toasts.remove());
+    return toasts;
+  };
+
+  it('open at the bottom of a landscape phone, off the top row of the list', () => {
+    useStyles();
+    setViewport(667, 375);
+    expect(getComputedStyle(renderToasts()).top).toBe('auto');
+  });
+
+  it('open at the top of a portrait phone, below the header, as before', () => {
+    useStyles();
+    setViewport(375, 667);
+    expect(getComputedStyle(renderToasts()).top).not.toBe('auto');
+  });
+
+  it('leave the item sheet’s close button clear while the sheet is open', () => {
+    // Review (touch): "Item(s) would exceed weight limit" lay over the sheet's × for 3 s at 667x375.
+    useStyles();
+    setViewport(667, 375);
+    const toasts = renderToasts();
+    const sheet = document.createElement('section');
+    sheet.className = 'mantine-Drawer-content';
+    sheet.setAttribute('aria-modal', 'true');
+    document.body.append(sheet);
+    onTestFinished(() => sheet.remove());
+    const style = getComputedStyle(toasts);
+    expect(style.top).not.toBe('auto');
+    // The × and the sheet's padding beside it (2.75 rem) are left clear.
+    expect(style.right).toContain('44px');
   });
 });
 

@@ -5,6 +5,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { selectDestinationMessage, useTransferQueue } from '../hooks/use-transfer-queue';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import type { QueuedItem } from '../workspace-types';
@@ -356,5 +358,37 @@ describe('TransferQueueBar', () => {
       });
       expect(fetchMock).not.toHaveBeenCalled();
     });
+  });
+});
+
+describe('TransferQueueBar on a short screen', () => {
+  restoreViewportAfterEach();
+  const renderQueued = () => {
+    mockFetch(() => transferResult());
+    renderWithProviders(<Harness items={[arrows, sword]} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Queue all' }));
+    const bar = screen.getByRole('region', { name: 'Transfer queue' });
+    return {
+      body: bar.firstElementChild as HTMLElement,
+      queued: within(bar).getByRole('list', { name: 'Queued items' }),
+    };
+  };
+
+  it('floats on two lines in a landscape phone: title, Clear and Destination, then the items and Process', () => {
+    // Review (touch): 167 px of a 375 px screen, the list left three rows under the header.
+    useGlobalStyles('Input', 'Group', 'Stack');
+    setViewport(667, 375);
+    const { body, queued } = renderQueued();
+    expect(getComputedStyle(body).flexDirection).toBe('row');
+    expect(getComputedStyle(body).flexWrap).toBe('wrap');
+    expect(getComputedStyle(queued).maxHeight).toBe('36px');
+  });
+
+  it('keeps its lines in a portrait phone, with two lines of items', () => {
+    useGlobalStyles('Input', 'Group', 'Stack');
+    setViewport(375, 812);
+    const { body, queued } = renderQueued();
+    expect(getComputedStyle(body).flexDirection).not.toBe('row');
+    expect(getComputedStyle(queued).maxHeight).toBe('68px');
   });
 });

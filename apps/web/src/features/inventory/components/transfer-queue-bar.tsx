@@ -24,7 +24,9 @@ export const queuedDestinationPlaceholder = 'Choose where queued items go';
  * shares the title's line and Process Queue follows the queued items, on their line when there is room,
  * else under them at the right. The items wrap (review 2026-12: scrolled sideways beside Process Queue, a
  * phone showed the second as "SA…", neither readable nor removable) and, past two lines, scroll up and
- * down; the swipe help gives way, since whoever queued an item has swiped already. The height it covers is told to `onCoverChange`, for the lists that scroll on their own
+ * down; the swipe help gives way, since whoever queued an item has swiped already. On a short screen (a
+ * phone in landscape, review "touch": 167 px of 375) it takes two lines: the title, Clear and Destination,
+ * then the items and Process Queue (global.css). The height it covers is told to `onCoverChange`, for the lists that scroll on their own
  * to pad their end by as much.
  */
 export function TransferQueueBar({
@@ -99,9 +101,17 @@ export function TransferQueueBar({
       component="section"
       aria-label="Transfer queue"
       data-testid="transfer-queue"
+      // A short screen (a phone in landscape) draws a floating bar on two lines (global.css).
+      className="haversack-queue-bar"
+      data-floating={floating || undefined}
     >
-      <Stack gap={floating ? 6 : 'xs'}>
-        <Group justify="space-between" gap="xs" data-testid="transfer-queue-header">
+      <Stack gap={floating ? 6 : 'xs'} className="haversack-queue-bar-body">
+        <Group
+          justify="space-between"
+          gap="xs"
+          data-testid="transfer-queue-header"
+          className="haversack-queue-bar-header"
+        >
           <Group gap={6}>
             <Text fw={600} size="sm">
               Transfer queue
@@ -126,6 +136,7 @@ export function TransferQueueBar({
           <Select
             {...destinationFirstUse}
             label="Destination"
+            className="haversack-queue-bar-destination"
             placeholder={swipes ? destinationPlaceholder : queuedDestinationPlaceholder}
             data={destinationOptions}
             {...containerSearchProps}
@@ -143,7 +154,12 @@ export function TransferQueueBar({
           />
         )}
         {hasItems || busy ? (
-          <Group gap="xs" align="flex-start" data-testid="transfer-queue-items">
+          <Group
+            gap="xs"
+            align="flex-start"
+            data-testid="transfer-queue-items"
+            className="haversack-queue-bar-items"
+          >
             {/* Whole items, as many lines as they need up to two, then scrolled: the bar does not grow over
                 the list. Process Queue stays at the bar's bottom right, under the toasts a desktop raises
                 above the bar. */}
@@ -151,10 +167,11 @@ export function TransferQueueBar({
               gap={6}
               role="list"
               aria-label="Queued items"
+              className="haversack-queue-bar-chips"
               style={{
                 flex: '1 1 auto',
                 minWidth: 0,
-                maxHeight: '4.25rem',
+                // Its height, two lines of items (one on a short screen), is global.css's.
                 overflowY: 'auto',
                 overscrollBehaviorY: 'contain',
               }}

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { lootKeys } from '../api/loot-api';
@@ -143,6 +144,17 @@ function renderDialog(onClose = vi.fn()) {
 let lastClient: QueryClient | null = null;
 
 describe('DistributeLootDialog', () => {
+  it('keeps Preview and Confirm distribution in sight, stuck to the bottom as the other dialogs’ actions', async () => {
+    // Review (touch): at 667x375 Preview sat at y=385, below the fold, reached only by scrolling to the end.
+    useGlobalStyles('Modal', 'Group');
+    mockParty(() => success(distribution()));
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Distribute Dragon Hoard' });
+    const actions = within(dialog).getByRole('button', { name: 'Preview' }).closest('.mantine-Group-root');
+    if (!actions) throw new Error('Preview is in no row');
+    expect(getComputedStyle(actions).position).toBe('sticky');
+  });
+
   it('starts on its first field, the first character, once the party’s characters are in', async () => {
     mockParty(() => success(distribution()));
     renderDialog();

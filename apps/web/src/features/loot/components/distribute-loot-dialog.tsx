@@ -355,7 +355,8 @@ export function DistributeLootDialog({
           </Alert>
         ) : null}
         <Divider />
-        <Group justify="flex-end" gap="sm">
+        {/* Stuck to the dialog's bottom as every dialog's actions are (global.css), though not a form's. */}
+        <Group justify="flex-end" gap="sm" className="haversack-dialog-actions">
           <Button variant="default" onClick={onClose} disabled={confirm.isPending}>
             Cancel
           </Button>
