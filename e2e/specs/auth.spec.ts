@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { AccountPages, newAccount } from '../support/accounts';
+import { chunkPaths } from '../support/chunks';
 import { countMailLinks, waitForMailLink } from '../support/mailbox';
 import { screenshotBothWidths } from '../support/screenshots';
 
@@ -181,7 +182,7 @@ test("a visitor's landing page loads what it draws, not the signed-in app's part
   );
   // TanStack Query, the API's contracts and Mantine's overlays are for the pages that ask the API
   // (issue 13 §1): with them, a phone's first load of /home was 272 KB of JavaScript, without 157 KB.
-  const chunk = (name: string) => scripts.filter((url) => url.startsWith(`/assets/${name}-`));
+  const chunk = (name: string) => scripts.filter((url) => chunkPaths(name).includes(url));
   expect(chunk('home-page')).toHaveLength(1);
   for (const name of ['query-client', 'contracts', 'app-common', 'mantine-overlays'])
     expect(chunk(name), `/home loaded ${name}: ${scripts.join(', ')}`).toEqual([]);
@@ -298,9 +299,8 @@ test('a toast that cannot load its component while the network is down leaves th
   // The toasts' component is a chunk of its own, loaded on demand: here every fetch of it fails, as when the
   // server went away before the page needed it.
   let offline = true;
-  await context.route('**/assets/toasts-component-*.js', (route) =>
-    offline ? route.abort() : route.continue(),
-  );
+  const [toastsChunk] = chunkPaths('toasts-component');
+  await context.route(`**${toastsChunk}`, (route) => (offline ? route.abort() : route.continue()));
   await new AccountPages(page).register(newAccount('offline'));
   await page.goto('/profile');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
