@@ -9,7 +9,9 @@ export const numberFieldMessages = {
   wholeOnly: 'Whole numbers only: a decimal point cannot be entered here',
   /** "1.000" typed where prices have cents: the third 0 was dropped and one thousand became 1 (locales M1). */
   tooManyDecimals: (places: number) =>
-    `At most ${places} decimal ${places === 1 ? 'place' : 'places'} here (for one thousand, type 1000, not 1.000)`,
+    `${numberFieldMessages.decimalsLimit(places)} (for one thousand, type 1000, not 1.000)`,
+  /** "1.2345" typed in a weight kept to the thousandth: the 5 was dropped and 1.23 saved (author review, H1). */
+  decimalsLimit: (places: number) => `At most ${places} decimal ${places === 1 ? 'place' : 'places'} here`,
   /** How a decimal field read "1.000": as one, never as the thousand a German or French user means by it. */
   pointReadAsDecimal: (text: string) => {
     const digits = text.replace('.', '');
@@ -21,6 +23,10 @@ interface Accepts {
   allowNegative?: boolean;
   allowDecimal?: boolean;
   decimalScale?: number;
+  /** The field's decimals where Mantine's decimalScale is not set (see NumberFieldProps.maxDecimals). */
+  maxDecimals?: number;
+  /** The field groups thousands with ",": a comma there is a group, never a decimal point. */
+  groupsWithComma?: boolean;
 }
 
 /**
@@ -37,16 +43,30 @@ export function numberFieldRefusal(text: string, accepts: Accepts): string | nul
 }
 
 /**
- * Why the field would refuse to become `next` (its text with the typing or paste in it), or null: a
- * thousand written with a point ("1.000", "12.500") where the field keeps fewer decimals. Mantine drops
- * the digit past `decimalScale` without a word, so "1.000" typed in a gp price, one thousand to a German
- * user, stayed "1.00", 1 gp (locales review, M1). A finer fraction ("0.001") still just stops at the
- * field's decimals, as it did: nobody writes a thousand that way.
+ * Why the field would refuse to become `next` (its text with the typing or paste in it), or null: a digit
+ * past the decimals the field keeps. Mantine drops it without a word, so "1.000" typed in a gp price, one
+ * thousand to a German user, stayed "1.00", 1 gp (locales review, M1), and a weight kept to the thousandth
+ * took "1.2345" as 1.234 (author review, H1). A thousand-looking text is told how to write a thousand.
  */
 export function numberFieldDecimalsRefusal(next: string, accepts: Accepts) {
-  if (accepts.allowDecimal === false || accepts.decimalScale === undefined || accepts.decimalScale >= 3)
-    return null;
-  return looksLikeThousands(next) ? numberFieldMessages.tooManyDecimals(accepts.decimalScale) : null;
+  const places = accepts.decimalScale ?? accepts.maxDecimals;
+  if (accepts.allowDecimal === false || places === undefined) return null;
+  if (decimalPlaces(next, accepts) <= places) return null;
+  return looksLikeThousands(next)
+    ? numberFieldMessages.tooManyDecimals(places)
+    : numberFieldMessages.decimalsLimit(places);
+}
+
+/**
+ * How many digits follow the decimal point in a field's text. Mantine takes "," as the decimal point too
+ * ("2,5" is 2.5), except where the field groups thousands with it.
+ */
+function decimalPlaces(text: string, accepts: Accepts): number {
+  const compact = text.replace(/\s/g, '');
+  const point = accepts.groupsWithComma
+    ? compact.lastIndexOf('.')
+    : Math.max(compact.lastIndexOf('.'), compact.lastIndexOf(','));
+  return point === -1 ? 0 : compact.slice(point + 1).replace(/\D/g, '').length;
 }
 
 /** "1.000", "12.500", "-250.000": a point, then exactly three digits, after a group that is not 0. */
@@ -61,9 +81,18 @@ function looksLikeThousands(text: string): boolean {
  * A whole-number field ("." refused) and one that groups thousands with "," (where a point can only be a
  * decimal point in a whole number, which its form refuses) need no note.
  */
-export function numberFieldReading(text: string, accepts: Accepts & { groupsWithComma?: boolean }) {
+export function numberFieldReading(text: string, accepts: Accepts) {
   if (accepts.allowDecimal === false || accepts.groupsWithComma) return null;
   return looksLikeThousands(text) ? numberFieldMessages.pointReadAsDecimal(text.trim()) : null;
+}
+
+export interface NumberFieldProps extends NumberInputProps {
+  /**
+   * The decimals the field keeps, refused past (typed or pasted) with a message, without Mantine's
+   * decimalScale: that one also rounds what the field is given to show, and a weight saved with four
+   * decimals before the rule would read as another weight (docs/decisions.md, item weights).
+   */
+  maxDecimals?: number;
 }
 
 /**
@@ -71,16 +100,20 @@ export function numberFieldReading(text: string, accepts: Accepts & { groupsWith
  * field says why under it, rather than turning what was typed into
  * another number. Every number field (weights, quantities, prices, coins, limits) is this one.
  */
-export const NumberField = forwardRef<HTMLInputElement, NumberInputProps>(function NumberField(props, ref) {
+export const NumberField = forwardRef<HTMLInputElement, NumberFieldProps>(function NumberField(
+  { maxDecimals, onChange, ...props },
+  ref,
+) {
   const [refusal, setRefusal] = useState<string | null>(null);
   const [reading, setReading] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const merged = useMergedRef(ref, input);
-  const accepts = useRef<Accepts & { groupsWithComma?: boolean }>({});
+  const accepts = useRef<Accepts>({});
   accepts.current = {
     allowNegative: props.allowNegative,
     allowDecimal: props.allowDecimal,
     decimalScale: props.decimalScale,
+    maxDecimals,
     groupsWithComma: props.thousandSeparator === ',' || props.thousandSeparator === true,
   };
 
@@ -98,15 +131,22 @@ export const NumberField = forwardRef<HTMLInputElement, NumberInputProps>(functi
       text === null
         ? null
         : (numberFieldRefusal(text, accepts.current) ?? numberFieldDecimalsRefusal(next, accepts.current));
-    if (!refused) return;
-    event.preventDefault();
-    setRefusal(refused);
+    if (refused) {
+      event.preventDefault();
+      setRefusal(refused);
+    } else if (element.selectionStart !== element.selectionEnd) {
+      // Typed or pasted over a selection: what was refused is deleted with it (a new number pasted whole).
+      setRefusal(null);
+    }
   }, []);
 
   useEffect(() => {
     const element = input.current;
     if (!element) return;
     // Native events: React's onBeforeInput is built from keypress, which phones' keyboards do not send.
+    // Nothing here may set state as the text changes (the input event): in a browser React renders between
+    // this listener and its own, with the value it had, and the field went back to it (1.234 became 1.23,
+    // a paste became 0: author review, H1). A refusal comes before the change, and stops it.
     const onBeforeInput = (event: Event) => {
       const { inputType, data } = event as InputEvent;
       if (inputType.startsWith('delete')) setRefusal(null);
@@ -114,21 +154,32 @@ export const NumberField = forwardRef<HTMLInputElement, NumberInputProps>(functi
       else if (inputType !== 'insertFromPaste') check(event, data);
     };
     const onPaste = (event: ClipboardEvent) => check(event, event.clipboardData?.getData('text') ?? null);
-    const onInput = () => setReading(numberFieldReading(element.value, accepts.current));
     element.addEventListener('beforeinput', onBeforeInput);
     element.addEventListener('paste', onPaste);
-    element.addEventListener('input', onInput);
     return () => {
       element.removeEventListener('beforeinput', onBeforeInput);
       element.removeEventListener('paste', onPaste);
-      element.removeEventListener('input', onInput);
     };
   }, [check]);
+
+  // The reading follows the text as the field keeps it, in the same render as the value it goes with.
+  const change = (value: number | string) => {
+    setReading(input.current ? numberFieldReading(input.current.value, accepts.current) : null);
+    onChange?.(value);
+  };
 
   const description = reading
     ? typeof props.description === 'string' && props.description !== ''
       ? `${props.description}. ${reading}`
       : reading
     : props.description;
-  return <NumberInput {...props} ref={merged} description={description} error={props.error || refusal} />;
+  return (
+    <NumberInput
+      {...props}
+      onChange={change}
+      ref={merged}
+      description={description}
+      error={props.error || refusal}
+    />
+  );
 });

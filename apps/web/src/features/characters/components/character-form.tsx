@@ -140,6 +140,8 @@ export function CharacterForm({
             label={weightLabel('Max weight')}
             description="Empty or 0 means unlimited"
             min={0}
+            // Weight limits are kept in hundredths (inHundredths): the third decimal is refused as typed.
+            maxDecimals={2}
             {...form.getInputProps('max_weight')}
             value={form.values.max_weight ?? ''}
             onChange={(value) => form.setFieldValue('max_weight', value === '' ? null : Number(value))}

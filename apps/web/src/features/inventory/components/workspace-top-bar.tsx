@@ -258,6 +258,8 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
           />
           <NumberField
             aria-label="Minimum value (gp)"
+            // gp to the copper, the smallest coin: a third decimal names no price.
+            maxDecimals={2}
             placeholder="Min gp"
             value={props.filters.minValue ?? ''}
             onChange={(value) => props.onFiltersChange({ ...props.filters, minValue: toGp(value) })}
@@ -268,6 +270,8 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
           />
           <NumberField
             aria-label="Maximum value (gp)"
+            // gp to the copper, the smallest coin: a third decimal names no price.
+            maxDecimals={2}
             placeholder="Max gp"
             value={props.filters.maxValue ?? ''}
             onChange={(value) => props.onFiltersChange({ ...props.filters, maxValue: toGp(value) })}

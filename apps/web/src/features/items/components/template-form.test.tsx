@@ -97,10 +97,10 @@ describe('TemplateForm: numbers it would otherwise change', () => {
     expect(stackSize).toHaveAccessibleDescription(expect.stringContaining(numberFieldMessages.wholeOnly));
     await user.clear(weight);
     await user.type(weight, '0.0005');
-    await user.click(screen.getByRole('button', { name: 'Create' }));
-    // The contract's rule and words (itemWeightMessages): thousandths, as the API takes them.
-    expect(await screen.findByText('Weight can have at most 3 decimal places')).toBeInTheDocument();
-    expect(weight).toHaveValue('0.0005');
+    // Thousandths, as the API takes them (itemWeightMessages): the fourth decimal is refused as it is typed,
+    // saying so under the field (author review, H1), where it used to wait for Create.
+    expect(weight).toHaveValue('0.000');
+    expect(weight).toHaveAccessibleDescription(expect.stringContaining(numberFieldMessages.decimalsLimit(3)));
     expect(onSubmit).not.toHaveBeenCalled();
     await user.clear(weight);
     await user.type(weight, '0.25');

@@ -1,5 +1,6 @@
 import {
   currencies,
+  ITEM_WEIGHT_DECIMALS,
   type ItemTemplate,
   isAttunable,
   itemWeightError,
@@ -203,11 +204,14 @@ export function TemplateForm({
           {...form.getInputProps('description')}
         />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          {/* No clamping nor decimalScale: they changed -3 to 0 and 0.005 to 0.00 silently; the rules say why. */}
+          {/* No clamping nor decimalScale: they changed -3 to 0 and 0.005 to 0.00 silently; the rules say why.
+              A fourth decimal is refused as typed (weights are kept to the thousandth); spec/02 §3's 0.01 is
+              the arrows' step, not the weight's precision. */}
           <NumberField
             label={weightLabel('Weight')}
             min={0}
             step={0.01}
+            maxDecimals={ITEM_WEIGHT_DECIMALS}
             clampBehavior="none"
             {...form.getInputProps('weight')}
           />

@@ -142,9 +142,17 @@ export function MarketplacePage() {
             display={showMoreFilters ? undefined : 'none'}
           />
           <Group grow gap="xs" align="flex-start" display={showMoreFilters ? undefined : 'none'}>
-            <NumberField label="Min value (gp)" min={0} value={draft.minValue} onChange={type('minValue')} />
+            {/* A gp filter is counted in whole copper (gpToCopper): a third decimal would be rounded away. */}
+            <NumberField
+              label="Min value (gp)"
+              min={0}
+              maxDecimals={2}
+              value={draft.minValue}
+              onChange={type('minValue')}
+            />
             <NumberField
               label="Max value (gp)"
+              maxDecimals={2}
               min={0}
               value={draft.maxValue}
               onChange={type('maxValue')}

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { numberFieldMessages } from '../../../components/number-field';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
@@ -99,7 +100,9 @@ describe('ShopTemplateInventoryPage', () => {
     // A thousandth of a gold piece cannot be typed: what is left is 0, and the field says what it means.
     await user.type(price, '0.001');
     expect(price).toHaveValue('0.00');
-    expect(price).toHaveAccessibleDescription(freeItemWarning);
+    // The third decimal is refused with a word (author review, H1), beside what the 0 left means.
+    expect(price).toHaveAccessibleDescription(expect.stringContaining(numberFieldMessages.decimalsLimit(2)));
+    expect(price).toHaveAccessibleDescription(expect.stringContaining(freeItemWarning));
     const added = screen.getByRole('textbox', { name: 'Own price (gp)' });
     await user.type(added, '0');
     expect(added).toHaveAccessibleDescription(freeItemWarning);
