@@ -261,6 +261,11 @@ export const itemTemplateSchema = z.object({
   is_owner: z.boolean(),
   /** How many item stacks were made from it (detail only). */
   instance_count: z.number().int().optional(),
+  /**
+   * Whether players other than its author hold items made from it, outside the parties the author runs:
+   * its facts and acted-on tags are then kept (itemTemplateMessages.heldByOthers). Detail, author only.
+   */
+  held_by_others: z.boolean().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

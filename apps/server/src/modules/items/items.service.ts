@@ -31,7 +31,13 @@ import { otherSpellings, seededCatalogueSpellings } from './items.search-terms.j
 
 const NAME_MAX = 200;
 
-export function toTemplateJson(view: ItemTemplateView, userId: string, instanceCount?: number): ItemTemplate {
+/** What only a template's author reads of it (its detail): how far it went and whether it is held. */
+interface AuthorsView {
+  instanceCount: number;
+  heldByOthers: boolean;
+}
+
+export function toTemplateJson(view: ItemTemplateView, userId: string, author?: AuthorsView): ItemTemplate {
   const t = view.template;
   return {
     id: t.id,
@@ -53,7 +59,7 @@ export function toTemplateJson(view: ItemTemplateView, userId: string, instanceC
     creator_name: view.creatorName,
     is_system: t.systemKey !== null,
     is_owner: t.creatorId !== null && t.creatorId === userId,
-    ...(instanceCount !== undefined ? { instance_count: instanceCount } : {}),
+    ...(author ? { instance_count: author.instanceCount, held_by_others: author.heldByOthers } : {}),
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
   };
@@ -149,8 +155,12 @@ export class ItemsService {
     policy.assertReadable(view.template, userId);
     // The count is every stack made from it, hidden loot and other groups' inventories included: its
     // author's to know (how far their homebrew went), nobody else's (a player would learn of hidden loot).
+    // Whether others hold it is the rule `update` refuses by, told before an edit rather than on Save.
     if (view.template.creatorId !== userId) return toTemplateJson(view, userId);
-    return toTemplateJson(view, userId, await repo.countInstances(db, id));
+    return toTemplateJson(view, userId, {
+      instanceCount: await repo.countInstances(db, id),
+      heldByOthers: await repo.heldBeyondReachOf(db, id, userId),
+    });
   }
 
   tags(userId: string): Promise<ItemTemplateTag[]> {

@@ -667,6 +667,52 @@ describe('item templates API', () => {
     ).toBe(200);
   });
 
+  // Author review, L6: the edit page let the author change every field and said only on Save that other
+  // players hold the template. Its author reads it beforehand, by the rule the edit is refused by.
+  it('tells its author whether other players hold the template, as an edit would be refused', async () => {
+    const author = await createUser(ctx);
+    const template = await createTemplate(author, { name: 'Held lantern', visibility: 'public' });
+    const heldByOthers = async (reader = author) =>
+      body(await call('GET', `/item_templates/${template.id}`, reader)).data.held_by_others;
+    expect(await heldByOthers()).toBe(false);
+    // The author's own stack, and a player's in a party the author runs, do not hold it against them.
+    await upgrade(ctx, author, 'tier_3');
+    const mine = await createCharacter(ctx, author);
+    const party = await createParty(ctx, author);
+    const player = await createMember(ctx, party, 'player');
+    const member = await createCharacter(ctx, player, { partyId: party.id });
+    for (const [who, container] of [
+      [author, mine.primary_container_id],
+      [player, member.primary_container_id],
+    ] as const) {
+      const made = await call('POST', '/item_instances', who, {
+        item_template_id: template.id,
+        container_id: container,
+      });
+      expect(made.statusCode, made.body).toBe(201);
+    }
+    expect(await heldByOthers()).toBe(false);
+    const holder = await createUser(ctx);
+    const hero = await createCharacter(ctx, holder);
+    const taken = await call('POST', '/item_instances', holder, {
+      item_template_id: template.id,
+      container_id: hero.primary_container_id,
+    });
+    expect(taken.statusCode, taken.body).toBe(201);
+    expect(await heldByOthers()).toBe(true);
+    const renamed = await call('PATCH', `/item_templates/${template.id}`, author, {
+      item_template: { name: 'Renamed lantern' },
+    });
+    expect([renamed.statusCode, body(renamed).error.message]).toEqual([
+      409,
+      itemTemplateMessages.heldByOthers,
+    ]);
+    // Like the count of stacks, it is its author's to know: a reader would learn of others' inventories.
+    expect(body(await call('GET', `/item_templates/${template.id}`, holder)).data).not.toHaveProperty(
+      'held_by_others',
+    );
+  });
+
   // `currency` makes its items unsellable in every shop, `category:` files them elsewhere (icon, filters),
   // `magic` and `attunement` offer attunement: the holders' items would change with no say of theirs.
   it('keeps the tags the app acts on of a template other players hold; other tags may change', async () => {

@@ -125,6 +125,7 @@ export function TemplateForm({
   onCancel,
   onOtherError,
   submitBlockedBy = null,
+  heldByOthers = false,
 }: {
   initial: TemplateFormValues;
   submitLabel: string;
@@ -134,6 +135,12 @@ export function TemplateForm({
   onOtherError?: (error: unknown) => void;
   /** The id of the element saying why nothing can be submitted now (a plan limit): the submit is disabled. */
   submitBlockedBy?: string | null;
+  /**
+   * Other players hold items made from it (the template's `held_by_others`): the fields the server keeps
+   * under them (name, description, weight, value, currency, stack size, rarity, attunement, category) are
+   * disabled, and it cannot become private. Tags and public or unlisted stay open.
+   */
+  heldByOthers?: boolean;
 }) {
   const form = useFocusFirstError(
     useForm<TemplateFormValues>({
@@ -194,10 +201,11 @@ export function TemplateForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <TextInput label="Name" required {...form.getInputProps('name')} />
+        <TextInput label="Name" required disabled={heldByOthers} {...form.getInputProps('name')} />
         {/* A description may run to 10,000 characters: past a dozen rows it scrolls inside its box. */}
         <Textarea
           label="Description"
+          disabled={heldByOthers}
           autosize
           minRows={3}
           maxRows={12}
@@ -213,10 +221,12 @@ export function TemplateForm({
             step={0.01}
             maxDecimals={ITEM_WEIGHT_DECIMALS}
             clampBehavior="none"
+            disabled={heldByOthers}
             {...form.getInputProps('weight')}
           />
           <NumberField
             label="Base value"
+            disabled={heldByOthers}
             min={0}
             max={MAX_ITEM_VALUE}
             clampBehavior="none"
@@ -228,6 +238,7 @@ export function TemplateForm({
           />
           <Select
             label="Currency"
+            disabled={heldByOthers}
             data={currencies.map((c) => ({ value: c, label: currencyNames[c] }))}
             allowDeselect={false}
             {...form.getInputProps('currency')}
@@ -237,7 +248,12 @@ export function TemplateForm({
           <Select
             label="Visibility"
             data={[
-              { value: 'private', label: 'Private' },
+              // Held by others, it may be taken off the marketplace (unlisted) but not from its holders.
+              {
+                value: 'private',
+                label: 'Private',
+                disabled: heldByOthers && initial.visibility !== 'private',
+              },
               { value: 'unlisted', label: 'Unlisted' },
               { value: 'public', label: 'Public' },
             ]}
@@ -247,6 +263,7 @@ export function TemplateForm({
           <NumberField
             label="Stack size"
             description="0 = unlimited"
+            disabled={heldByOthers}
             min={0}
             max={MAX_STACK_QUANTITY}
             clampBehavior="none"
@@ -257,6 +274,7 @@ export function TemplateForm({
           />
           <Select
             label="Rarity"
+            disabled={heldByOthers}
             data={rarityOptions}
             clearable
             placeholder="None"
@@ -265,11 +283,17 @@ export function TemplateForm({
         </SimpleGrid>
         <Checkbox
           label="Requires attunement"
+          disabled={heldByOthers}
           description="A character can be attuned to at most 3 such items at a time."
           {...form.getInputProps('requires_attunement', { type: 'checkbox' })}
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Category" placeholder="e.g., weapon" {...form.getInputProps('category')} />
+          <TextInput
+            label="Category"
+            placeholder="e.g., weapon"
+            disabled={heldByOthers}
+            {...form.getInputProps('category')}
+          />
           <TextInput
             label="Tags"
             description="Comma-separated"

@@ -1,3 +1,4 @@
+import { itemTemplateMessages } from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -61,5 +62,32 @@ describe('ItemEditPage', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Template page')).toBeInTheDocument();
     await waitFor(() => expect(puts(fetchMock)).toHaveLength(0));
+  });
+
+  // Author review, L6: every field looked editable and only Save said, in a toast, that others hold it.
+  it('says before an edit that other players hold the template, and locks what the server keeps', async () => {
+    mockFetch(() => success({ ...potion, visibility: 'public', instance_count: 2, held_by_others: true }));
+    renderRoutes(routes, '/items/potion-1/edit');
+    const notice = await screen.findByRole('region', { name: 'Other players hold this template' });
+    expect(notice).toHaveTextContent(itemTemplateMessages.heldByOthers);
+    for (const name of ['Name', 'Description', 'Weight (lbs)', 'Base value', 'Category']) {
+      expect(screen.getByRole('textbox', { name })).toBeDisabled();
+    }
+    for (const name of ['Currency', 'Rarity']) expect(screen.getByRole('combobox', { name })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Stack size' })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: /Requires attunement/ })).toBeDisabled();
+    // What may still change stays open: its tags, and public or unlisted, but not private.
+    expect(screen.getByRole('textbox', { name: 'Tags' })).toBeEnabled();
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('combobox', { name: 'Visibility' }));
+    expect(await screen.findByRole('option', { name: 'Private' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('option', { name: 'Unlisted' })).not.toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it('leaves every field open when nobody else holds the template', async () => {
+    mockFetch(() => success({ ...potion, instance_count: 1, held_by_others: false }));
+    renderRoutes(routes, '/items/potion-1/edit');
+    expect(await screen.findByRole('textbox', { name: 'Name' })).toBeEnabled();
+    expect(screen.queryByRole('region', { name: 'Other players hold this template' })).toBeNull();
   });
 });

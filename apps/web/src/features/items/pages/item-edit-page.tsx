@@ -1,10 +1,16 @@
-import { Anchor, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { itemTemplateMessages } from '@haversack/contracts';
+import { Alert, Anchor, Button, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
-import { itemTemplateKeys, itemTemplateQuery, updateItemTemplate } from '../api/item-templates-api';
+import {
+  duplicateItemTemplate,
+  itemTemplateKeys,
+  itemTemplateQuery,
+  updateItemTemplate,
+} from '../api/item-templates-api';
 import { changedFields, TemplateForm, templateFormValues } from '../components/template-form';
 
 /** /items/{id}/edit: the creator changes a template. */
@@ -14,6 +20,14 @@ export function ItemEditPage() {
   const queryClient = useQueryClient();
   const query = useQuery(itemTemplateQuery(id));
   usePageTitle(query.data ? `Edit ${query.data.name}` : 'Edit Item');
+  const duplicate = useMutation({
+    mutationFn: () => duplicateItemTemplate(id),
+    onSuccess: async (copy) => {
+      toast.success('Item template duplicated');
+      await queryClient.invalidateQueries({ queryKey: itemTemplateKeys.all });
+      navigate(`/items/${copy.id}/edit`);
+    },
+  });
   if (query.isPending) {
     return (
       <Stack gap="md" aria-busy="true">
@@ -43,9 +57,33 @@ export function ItemEditPage() {
   const initial = templateFormValues(template);
   return (
     <Stack gap="lg" maw={820}>
-      <Title order={1}>Edit {template.name}</Title>
+      <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+        Edit {template.name}
+      </Title>
+      {template.is_owner && template.held_by_others ? (
+        // The server's own rule and words (items.service update): said before an edit, not on Save.
+        <Alert role="region" color="yellow" variant="light" title="Other players hold this template">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{itemTemplateMessages.heldByOthers}</Text>
+            <Text size="sm">
+              Its tags, other than currency, category, magic and attunement, and whether it is public or
+              unlisted can still change.
+            </Text>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => duplicate.mutate()}
+              loading={duplicate.isPending}
+            >
+              Duplicate
+            </Button>
+          </Stack>
+        </Alert>
+      ) : null}
       {template.is_owner ? (
         <TemplateForm
+          key={template.held_by_others ? 'held' : 'free'}
+          heldByOthers={template.held_by_others ?? false}
           initial={initial}
           submitLabel="Save Changes"
           onCancel={() => navigate(`/items/templates/${template.id}`)}
