@@ -125,4 +125,27 @@ describe('ItemDetailPage: its count of stacks and its deletion', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(reads).toEqual([]);
   });
+
+  // Author review, L4: a 200-character name filled a phone's first screen, the actions below it.
+  it('clamps a long name to a few smaller lines, with Show full name, and keeps it whole for the reader', async () => {
+    const tall = vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(400);
+    const box = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(90);
+    try {
+      const name = `The Sunforged Greatsword of the Ashen Vanguard, Blessed by Pelor ${'x'.repeat(135)}`;
+      const template = buildLootItemTemplate({ name, is_owner: true, is_system: false });
+      serve(template);
+      renderRoutes(routes, `/items/templates/${template.id}`);
+      const heading = await screen.findByRole('heading', { level: 1, name });
+      expect(heading).toHaveAttribute('data-long-name', 'true');
+      expect(heading).toHaveAttribute('title', name);
+      const more = screen.getByRole('button', { name: 'Show full name' });
+      expect(more).toHaveAttribute('aria-controls', heading.id);
+      await userEvent.click(more);
+      expect(screen.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+      expect(heading).toHaveAttribute('data-clamped', 'false');
+    } finally {
+      tall.mockRestore();
+      box.mockRestore();
+    }
+  });
 });

@@ -25,6 +25,7 @@ import { partyQuery } from '../../parties/api/parties-api';
 import { partyShopsQuery, shopInstanceQuery } from '../api/shops-api';
 import { useTrader } from '../hooks/use-trader';
 import { isShopManagedParty } from './deploy-access';
+import { LineName } from './line-name';
 import { SetPriceButton, SetPriceDialog, usePriceDialog } from './set-price-dialog';
 import { DiscountBadge, OpenBadge } from './shop-badges';
 import {
@@ -315,9 +316,7 @@ function ShelfRow({
             : {})}
           aria-label={draggable ? `${item.name}, ${formatEnUs(inStock)} in stock, drag to buy` : undefined}
         >
-          <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'break-word' }}>
-            {item.name}
-          </Text>
+          <LineName name={item.name} />
           <Text size="xs" c="dimmed" data-testid="stock-quantity">
             {formatEnUs(inStock)} in stock
           </Text>

@@ -345,3 +345,37 @@ describe('SellList', () => {
     expect(screen.getAllByTestId('sell-item').map((row) => row.dataset.itemName)).toEqual(['Dagger']);
   });
 });
+
+// Author review, L5: a long name on the Buy tab ended in "…" after two lines with no way to read the rest.
+describe('a long item name on the shelf', () => {
+  it('can be read whole: Show full name unclamps it, and it is the name’s tooltip', async () => {
+    // happy-dom lays nothing out: the clamped name is said to be taller than its box.
+    const tall = vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(120);
+    const box = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(40);
+    try {
+      const name = `The Sunforged Greatsword of the Ashen Vanguard (Legendary, requires attunement by a paladin) ${'x'.repeat(80)}`;
+      render(<ShopStockList shop={shopWith(name)} trader={trader} tradeOpen={false} onBuy={vi.fn()} />, {
+        wrapper,
+      });
+      const shown = screen.getByTestId('shop-line-name');
+      expect(shown).toHaveTextContent(name);
+      expect(shown).toHaveAttribute('title', name);
+      const more = screen.getByRole('button', { name: 'Show full name' });
+      expect(more).toHaveAttribute('aria-expanded', 'false');
+      expect(more).toHaveAttribute('aria-controls', shown.id);
+      await userEvent.click(more);
+      expect(screen.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+      expect(shown).toHaveAttribute('data-clamped', 'false');
+    } finally {
+      tall.mockRestore();
+      box.mockRestore();
+    }
+  });
+
+  it('offers nothing more for a name that fits', () => {
+    render(<ShopStockList shop={shopWith('Rope')} trader={trader} tradeOpen={false} onBuy={vi.fn()} />, {
+      wrapper,
+    });
+    expect(screen.queryByRole('button', { name: 'Show full name' })).not.toBeInTheDocument();
+  });
+});

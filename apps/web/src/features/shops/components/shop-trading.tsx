@@ -37,6 +37,7 @@ import { partyActionAt, useAllowanceSpentAt } from '../../inventory/hooks/use-sp
 import { isMoneyItem } from '../api/shops-api';
 import { purseWorth } from '../api/use-trade';
 import type { Trader } from '../hooks/use-trader';
+import { LineName } from './line-name';
 import { SetPriceButton, SetPriceDialog, usePriceDialog } from './set-price-dialog';
 import { askingPriceLabel, LINE_NAME_FLEX } from './stock-line';
 import type { TradeOffer } from './trade-dialog';
@@ -320,9 +321,7 @@ function StockRow({
     <Paper withBorder p="xs" data-testid="shop-stock-item" data-item-name={item.name}>
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Stack gap={0} style={{ minWidth: 0, flex: LINE_NAME_FLEX }}>
-          <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'break-word' }}>
-            {item.name}
-          </Text>
+          <LineName name={item.name} />
           <Group gap={6}>
             <Text size="xs" c="dimmed" data-testid="stock-quantity">
               {formatEnUs(inStock)} in stock
@@ -487,9 +486,7 @@ function SellRow({
     <Paper withBorder p="xs" data-testid="sell-item" data-item-name={item.name}>
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Stack gap={0} style={{ minWidth: 0, flex: LINE_NAME_FLEX }}>
-          <Text fw={600} size="sm" lineClamp={2} style={{ overflowWrap: 'break-word' }}>
-            {item.name}
-          </Text>
+          <LineName name={item.name} />
           <Text size="xs" c="dimmed">
             You have {formatEnUs(quantity)}
           </Text>
