@@ -21,6 +21,8 @@ beforeAll(async () => {
     '<!doctype html><title>Haversack</title><div id="root"></div>',
   );
   writeFileSync(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  mkdirSync(path.join(webDir, '.vite'));
+  writeFileSync(path.join(webDir, '.vite', 'manifest.json'), '{"src/secret-page.tsx":{}}');
   ctx = await buildTestApp({ env: { WEB_DIST_DIR: webDir } });
 });
 afterAll(async () => {
@@ -64,6 +66,9 @@ describe('foundation', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
     expectEnvelope(await ctx.app.inject({ url: '/assets/missing.js' }), 404, 'RESOURCE_NOT_FOUND');
+    // The build's manifest (which chunk holds which source file) is for the build's tools, not for visitors.
+    const manifest = await ctx.app.inject({ url: '/.vite/manifest.json' });
+    expect(manifest.body).not.toContain('secret-page');
   });
 
   it('answers malformed JSON, wrong media types and oversized bodies in the envelope', async () => {

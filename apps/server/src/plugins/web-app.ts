@@ -36,6 +36,9 @@ export const webAppPlugin = fp(
         index: ['index.html'],
         // The build writes .br and .gz copies (apps/web/scripts/precompress.mjs): send those as they are.
         preCompressed: true,
+        // Nothing under a dot-folder is for visitors: the build's manifest (.vite/) maps every chunk to the
+        // source file it holds, for the build's tools and the end-to-end specs.
+        dotfiles: 'ignore',
         setHeaders: (res, filePath) => {
           // Vite fingerprints everything under assets/; index.html must always be revalidated.
           if (filePath.includes(`${path.sep}assets${path.sep}`)) {
