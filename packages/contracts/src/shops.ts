@@ -5,6 +5,8 @@ import {
   type Currency,
   copperPer,
   currencies,
+  type ItemInstance,
+  isUnpricedItem,
   itemInstanceSchema,
   MAX_ITEM_VALUE,
   transactionSchema,
@@ -135,6 +137,12 @@ export const shopSaleMessages = {
    */
   worthlessNoOffer:
     'The shop would pay less than 1 cp for this, so it cannot offer anything for it. Sell more of them at once, or keep it.',
+  /**
+   * A sale to a shop that gives the item away (100% off, or its own price 0): it never pays more than it
+   * asks (`sellOfferCp`), so it pays nothing, and takes nothing for nothing.
+   */
+  givenAwayNoOffer:
+    'The shop gives this item away, so it does not buy it back: it never pays more for an item than it asks.',
 } as const;
 
 export const shopTypes = [
@@ -308,48 +316,10 @@ export function sellPriceCp(input: { valueCp: number; sellModifier: number }): n
 }
 
 /**
- * What the shop offers for one unit, or null when it offers nothing and refuses the sale: an item's value
- * (`sellPriceCp`). An unpriced one (`isUnpricedItem`: an SRD magic item nobody priced) has no value to go
- * by, so the shop's own price for it stands in, rounded alike; without one it would buy a Bag of Holding
- * for nothing and shelve it at 0 cp. A priced item's own shop price sets only what the shop sells it at.
- */
-export function sellOfferCp(input: {
-  valueCp: number;
-  sellModifier: number;
-  unpriced: boolean;
-  ownPriceCp?: number | null | undefined;
-}): number | null {
-  if (!input.unpriced) return sellPriceCp(input);
-  if (input.ownPriceCp === null || input.ownPriceCp === undefined) return null;
-  return sellPriceCp({ valueCp: input.ownPriceCp, sellModifier: input.sellModifier });
-}
-
-/**
- * DESIGN §4: what the shop pays for `quantity` of an item sold together: the value it goes by (as
- * `sellOfferCp`: an unpriced item's own shop price) × quantity × sell_modifier, rounded down once for the
- * whole line, exactly (BigInt). Twenty 5 cp arrows at 0.33 fetch 33 cp, where rounding each piece down
- * paid 20. Null, as `sellOfferCp`, when the shop has no price for an unpriced item. A line worth 0 cp (one
- * candle at half price) is 0 here; the sale refuses it (`shopSaleMessages.worthlessNoOffer`). Not used by
- * the web app, which shows the server's quote: it stays out of the first load.
- */
-export function sellLineCp(input: {
-  valueCp: number;
-  sellModifier: number;
-  unpriced: boolean;
-  ownPriceCp?: number | null | undefined;
-  quantity: number;
-}): number | null {
-  const valueCp = input.unpriced ? input.ownPriceCp : input.valueCp;
-  if (valueCp === null || valueCp === undefined) return null;
-  const modifier = BigInt(toBasisPoints(input.sellModifier));
-  return Number((BigInt(valueCp) * BigInt(input.quantity) * modifier) / BigInt(RATE_SCALE));
-}
-
-/**
- * What a player pays for one unit (`buyPriceCp`), or null when the shop has no price for it and refuses to
- * sell it: an unpriced item (`isUnpricedItem`: an SRD magic item nobody priced) has no value to go by, so
- * only the shop's own price for it sets one; without one a GM who stocks a Bag of Holding would give it
- * away for 0 cp. A priced item goes by its value or its own shop price, as before.
+ * What the shop asks for one unit (`buyPriceCp`), or null when it has no price for it and refuses to sell
+ * it: an unpriced item (`isUnpricedItem`: an SRD magic item nobody priced) has no value to go by, so only
+ * the shop's own price for it sets one; without one a GM who stocks a Bag of Holding would give it away for
+ * 0 cp. A priced item goes by its value or its own shop price, as before.
  */
 export function askingPriceCp(input: {
   valueCp: number;
@@ -360,6 +330,54 @@ export function askingPriceCp(input: {
 }): number | null {
   if (input.unpriced && (input.ownPriceCp === null || input.ownPriceCp === undefined)) return null;
   return buyPriceCp(input);
+}
+
+/** A shop's prices for one item: its modifiers and discount, and its own price for the item if it has one. */
+type ShopPricing = {
+  valueCp: number;
+  buyModifier: number;
+  sellModifier: number;
+  discountRate: number;
+  unpriced: boolean;
+  ownPriceCp?: number | null | undefined;
+};
+
+/**
+ * What the shop offers for one unit, or null when it offers nothing and refuses the sale: an item's value
+ * (`sellPriceCp`). An unpriced one (`isUnpricedItem`: an SRD magic item nobody priced) has no value to go
+ * by, so the shop's own price for it stands in, rounded alike; without one it would buy a Bag of Holding
+ * for nothing and shelve it at 0 cp. A priced item's own shop price sets what the shop sells it at, and so
+ * caps what it pays: never more than it asks for the same item (`askingPriceCp`, its discount included),
+ * or an own price below the value, or a sell modifier above the buy modifier, would buy back for more than
+ * it sold, and a player would make coins by buying and selling again.
+ */
+export function sellOfferCp(input: ShopPricing): number | null {
+  const asked = askingPriceCp(input);
+  if (asked === null) return null;
+  const goesBy = input.unpriced ? input.ownPriceCp : input.valueCp;
+  if (goesBy === null || goesBy === undefined) return null;
+  return Math.min(sellPriceCp({ valueCp: goesBy, sellModifier: input.sellModifier }), asked);
+}
+
+/**
+ * DESIGN §4: what the shop pays for `quantity` of an item sold together: the value it goes by (as
+ * `sellOfferCp`: an unpriced item's own shop price) × quantity × sell_modifier, rounded down once for the
+ * whole line, exactly (BigInt). Twenty 5 cp arrows at 0.33 fetch 33 cp, where rounding each piece down
+ * paid 20. Capped, as `sellOfferCp`, at what the shop asks for them (its price each × quantity, as a
+ * purchase totals), so that buying a line and selling it back never makes coins. Null, as `sellOfferCp`,
+ * when the shop has no price for an unpriced item. A line worth 0 cp (one candle at half price) is 0 here;
+ * the sale refuses it (`shopSaleMessages.worthlessNoOffer`). Not used by the web app, which shows the
+ * server's quote: it stays out of the first load.
+ */
+export function sellLineCp(input: ShopPricing & { quantity: number }): number | null {
+  const asked = askingPriceCp(input);
+  if (asked === null) return null;
+  const valueCp = input.unpriced ? input.ownPriceCp : input.valueCp;
+  if (valueCp === null || valueCp === undefined) return null;
+  const modifier = BigInt(toBasisPoints(input.sellModifier));
+  const line = (BigInt(valueCp) * BigInt(input.quantity) * modifier) / BigInt(RATE_SCALE);
+  const cap = BigInt(asked) * BigInt(input.quantity);
+  return Number(line < cap ? line : cap);
 }
 
 export type Purse = Record<Currency, number>;
@@ -979,6 +997,25 @@ export const shopInstanceSchema = shopInstanceSummarySchema.extend({
   own_prices_cp: z.record(z.string(), z.number().int()).optional(),
 });
 export type ShopInstance = z.infer<typeof shopInstanceSchema>;
+
+/**
+ * What a shop pays for one of a player's items (`sellOfferCp`), from the shop and the item as the API sends
+ * them: the web app's sell list shows it, and it is the figure the server's quote (calculate_sell_price)
+ * and the sale give for one, capped alike at what the shop asks. Null: the shop offers nothing for it.
+ */
+export function itemSellOfferCp(
+  shop: Pick<ShopInstance, 'buy_modifier' | 'sell_modifier' | 'discount_rate' | 'own_prices_cp'>,
+  item: Pick<ItemInstance, 'value_cp' | 'item_template_id' | 'item_template' | 'instance_data'>,
+): number | null {
+  return sellOfferCp({
+    valueCp: item.value_cp,
+    buyModifier: shop.buy_modifier,
+    sellModifier: shop.sell_modifier,
+    discountRate: shop.discount_rate,
+    unpriced: isUnpricedItem(item),
+    ownPriceCp: shop.own_prices_cp?.[item.item_template_id],
+  });
+}
 
 export const shopInstanceListSummarySchema = z.object({
   active: z.number().int(),

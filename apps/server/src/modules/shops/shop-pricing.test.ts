@@ -48,11 +48,40 @@ describe('shop prices (DESIGN §4)', () => {
   });
 
   it('offers for an unpriced item its own shop price × sell modifier, rounded down, or nothing', () => {
-    expect(sellOfferCp({ valueCp: 0, sellModifier: 0.45, unpriced: true, ownPriceCp: 1001 })).toBe(450);
-    expect(sellOfferCp({ valueCp: 0, sellModifier: 0.5, unpriced: true })).toBeNull();
-    expect(sellOfferCp({ valueCp: 0, sellModifier: 0.5, unpriced: true, ownPriceCp: null })).toBeNull();
-    // A priced item goes by its value, whatever the shop sells it at.
-    expect(sellOfferCp({ valueCp: 100, sellModifier: 0.5, unpriced: false, ownPriceCp: 250 })).toBe(50);
+    expect(
+      sellOfferCp({
+        valueCp: 0,
+        buyModifier: 1,
+        discountRate: 0,
+        sellModifier: 0.45,
+        unpriced: true,
+        ownPriceCp: 1001,
+      }),
+    ).toBe(450);
+    expect(
+      sellOfferCp({ valueCp: 0, buyModifier: 1, discountRate: 0, sellModifier: 0.5, unpriced: true }),
+    ).toBeNull();
+    expect(
+      sellOfferCp({
+        valueCp: 0,
+        buyModifier: 1,
+        discountRate: 0,
+        sellModifier: 0.5,
+        unpriced: true,
+        ownPriceCp: null,
+      }),
+    ).toBeNull();
+    // A priced item goes by its value when the shop sells it dearer (never above what it asks: below).
+    expect(
+      sellOfferCp({
+        valueCp: 100,
+        buyModifier: 1,
+        discountRate: 0,
+        sellModifier: 0.5,
+        unpriced: false,
+        ownPriceCp: 250,
+      }),
+    ).toBe(50);
   });
 
   it('sells at value × sell modifier, rounded down', () => {
@@ -63,7 +92,7 @@ describe('shop prices (DESIGN §4)', () => {
 
   it('rounds a sale down once for the whole line, exactly, not per piece', () => {
     const line = (valueCp: number, sellModifier: number, quantity: number) =>
-      sellLineCp({ valueCp, sellModifier, unpriced: false, quantity });
+      sellLineCp({ valueCp, buyModifier: 1, discountRate: 0, sellModifier, unpriced: false, quantity });
     // 20 arrows at 5 cp: 100 cp × 0.5 = 50 (per piece, 2 × 20 = 40) and × 0.33 = 33 (per piece, 20).
     expect(line(5, 0.5, 20)).toBe(50);
     expect(line(5, 0.33, 20)).toBe(33);
@@ -77,13 +106,100 @@ describe('shop prices (DESIGN §4)', () => {
       Number((900_000_000n * 10_000_000n * 9_999n) / 10_000n),
     );
     // An unpriced item goes by the shop's own price for it, or is not bought; a priced one by its value.
-    const unpriced = { valueCp: 0, sellModifier: 0.45, unpriced: true, quantity: 3 };
+    const unpriced = {
+      valueCp: 0,
+      buyModifier: 1,
+      discountRate: 0,
+      sellModifier: 0.45,
+      unpriced: true,
+      quantity: 3,
+    };
     expect(sellLineCp({ ...unpriced, ownPriceCp: 1001 })).toBe(1351); // 3003 × 0.45 = 1351.35
     expect(sellLineCp(unpriced)).toBeNull();
     expect(sellLineCp({ ...unpriced, ownPriceCp: null })).toBeNull();
     expect(
-      sellLineCp({ valueCp: 100, sellModifier: 0.5, unpriced: false, ownPriceCp: 250, quantity: 3 }),
+      sellLineCp({
+        valueCp: 100,
+        buyModifier: 1,
+        discountRate: 0,
+        sellModifier: 0.5,
+        unpriced: false,
+        ownPriceCp: 250,
+        quantity: 3,
+      }),
     ).toBe(150);
+  });
+});
+
+describe('buying back (never more than the shop asks)', () => {
+  /** Modifiers and rates as the forms take them: 0 to 10 (discount 0 to 1), four decimals at most. */
+  const rate = (max: number) => fc.integer({ min: 0, max: max * 10_000 }).map((n) => n / 10_000);
+  const shopArb = fc.record({
+    valueCp: fc.integer({ min: 0, max: 10_000_000 }),
+    buyModifier: rate(10),
+    sellModifier: rate(10),
+    discountRate: rate(1),
+    unpriced: fc.boolean(),
+    ownPriceCp: fc.option(fc.integer({ min: 0, max: 900_000_000 }), { nil: undefined }),
+  });
+
+  it('pays for one no more than it asks for the same item: an own price below the value', () => {
+    // A 5 gp lantern the GM sells at 1 gp: half its value (2 gp 5 sp) would pay 1 gp 5 sp more than it costs.
+    const lantern = { valueCp: 500, buyModifier: 1, sellModifier: 0.5, discountRate: 0, unpriced: false };
+    expect(askingPriceCp({ ...lantern, ownPriceCp: 100 })).toBe(100);
+    expect(sellOfferCp({ ...lantern, ownPriceCp: 100 })).toBe(100);
+    expect(sellLineCp({ ...lantern, ownPriceCp: 100, quantity: 3 })).toBe(300);
+    // Without the own price it pays half the value, as before.
+    expect(sellOfferCp(lantern)).toBe(250);
+    expect(sellLineCp({ ...lantern, quantity: 3 })).toBe(750);
+  });
+
+  it('pays no more than it asks when its sell modifier is above its buy modifier, discount included', () => {
+    const sword = { valueCp: 1500, buyModifier: 0.5, sellModifier: 2, discountRate: 0, unpriced: false };
+    expect(sellOfferCp(sword)).toBe(750);
+    expect(sellLineCp({ ...sword, quantity: 2 })).toBe(1500);
+    // 20% off: it asks 6 gp, and pays 6 gp.
+    expect(sellOfferCp({ ...sword, discountRate: 0.2 })).toBe(600);
+    // Given away (100% off), it buys nothing back.
+    expect(sellOfferCp({ ...sword, discountRate: 1 })).toBe(0);
+    // An unpriced item it prices at 10 gp and pays 150% for: 10 gp less 10%, 9 gp.
+    const bag = { valueCp: 0, buyModifier: 1, sellModifier: 1.5, discountRate: 0.1, unpriced: true };
+    expect(sellOfferCp({ ...bag, ownPriceCp: 1000 })).toBe(900);
+    expect(sellLineCp({ ...bag, ownPriceCp: 1000, quantity: 3 })).toBe(2700);
+  });
+
+  it('caps the line at the asking price × quantity, not at the rounded-down piece', () => {
+    // 3 cp candles sold at 3.5 cp each uncapped: each piece alone 3 cp, but a pair 7 cp for 6 cp asked.
+    const candle = { valueCp: 1, buyModifier: 3, sellModifier: 3.5, discountRate: 0, unpriced: false };
+    expect(sellOfferCp(candle)).toBe(3);
+    expect(sellLineCp({ ...candle, quantity: 2 })).toBe(6);
+  });
+
+  it('leaves a buy-then-sell cycle no coin richer, whatever the modifiers and own price (property)', () => {
+    fc.assert(
+      fc.property(shopArb, fc.integer({ min: 1, max: 1_000 }), (shop, quantity) => {
+        const asked = askingPriceCp(shop);
+        const offer = sellOfferCp(shop);
+        const line = sellLineCp({ ...shop, quantity });
+        if (asked === null) {
+          // Nothing it does not sell is bought back either.
+          expect(offer).toBeNull();
+          expect(line).toBeNull();
+          return;
+        }
+        if (offer === null || line === null) throw new Error('a priced item has an offer');
+        // Bought one at a time or together (unit × quantity, DESIGN §4), sold back together or one at a time.
+        expect(offer).toBeLessThanOrEqual(asked);
+        expect(line).toBeLessThanOrEqual(asked * quantity);
+        expect(offer * quantity).toBeLessThanOrEqual(asked * quantity);
+        // The cap only ever lowers the formula's figure, never raises it (DESIGN §4: value × sell_modifier).
+        const goneBy = shop.unpriced ? (shop.ownPriceCp ?? 0) : shop.valueCp;
+        expect(offer).toBe(
+          Math.min(sellPriceCp({ valueCp: goneBy, sellModifier: shop.sellModifier }), asked),
+        );
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 

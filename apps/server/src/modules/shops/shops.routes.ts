@@ -462,7 +462,7 @@ export async function shopsRoutes(app: FastifyInstance, options: { shops: ShopsS
           description:
             side === 'buy'
               ? 'Agrees with the purchase itself. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) costs the shop’s own price for its template less its discount; without one it is not for sale, and this answers 422 VALIDATION_ERROR on item_instance_id with the message the purchase would refuse with.'
-              : 'Agrees with the sale itself. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) is offered the shop’s own price for its template times the sell modifier; without one the shop offers nothing, and this answers 422 VALIDATION_ERROR on item_instance_id with the message the sale would refuse with.',
+              : 'Agrees with the sale itself. An unpriced item (an SRD magic item: item_template.metadata.priced false, and no instance_data.value_override) is offered the shop’s own price for its template times the sell modifier; without one the shop offers nothing, and this answers 422 VALIDATION_ERROR on item_instance_id with the message the sale would refuse with. The shop never pays more for an item than it asks for it (calculate_buy_price: its value × buy_modifier or its own price, less the discount, times the quantity), so buying and selling back makes no coins; a shop that gives an item away (its asking price 0) answers 422 rather than a price of 0.',
           params: shopItemParams,
           querystring: priceQuerySchema,
           response: { 200: successEnvelope(priceQuoteSchema) },

@@ -494,9 +494,12 @@ export class ShopsService {
               unpriced,
               ownPriceCp: row.item.priceCp,
             }),
+            // Capped, as the asking price beside it, by the template's buy modifier without a discount.
             sell_price_cp: sellOfferCp({
               valueCp,
+              buyModifier: mod.buy,
               sellModifier: mod.sell,
+              discountRate: 0,
               unpriced,
               ownPriceCp: row.item.priceCp,
             }),
@@ -849,7 +852,9 @@ export class ShopsService {
       }),
       sell_price_cp: sellOfferCp({
         valueCp: facts.valueCp,
+        buyModifier: shop.buyModifier,
         sellModifier: shop.sellModifier,
+        discountRate: shop.discountRate,
         unpriced,
         ownPriceCp: own,
       }),
@@ -1281,7 +1286,7 @@ export class ShopsService {
 
   /**
    * What one unit costs here (`buy`: null, it refuses to sell it) and what the shop offers for one (`sell`:
-   * null, it refuses the sale).
+   * null, it refuses the sale), never more than `buy` (`sellOfferCp`): buying and selling back makes no coins.
    */
   async #quote(
     shop: ShopInstanceRow,
@@ -1302,7 +1307,9 @@ export class ShopsService {
       }),
       sell: sellOfferCp({
         valueCp: facts.valueCp,
+        buyModifier: shop.buyModifier,
         sellModifier: shop.sellModifier,
+        discountRate: shop.discountRate,
         unpriced,
         ownPriceCp,
       }),
@@ -1347,25 +1354,28 @@ export class ShopsService {
         shopMessages.currencyNotSold,
       );
     }
-    const { facts, sell } = await this.#quote(shop, template, instanceData);
+    const { facts, buy, sell } = await this.#quote(shop, template, instanceData);
     if (sell === null) {
       throw AppError.validation(
         [{ field: 'item_instance_id', message: shopMessages.unpricedNoOffer }],
         shopMessages.unpricedNoOffer,
       );
     }
+    // Capped at what the shop asks for as many (`sellLineCp`), as the price each is.
     const total = sellLineCp({
       valueCp: facts.valueCp,
+      buyModifier: shop.buyModifier,
       sellModifier: shop.sellModifier,
+      discountRate: shop.discountRate,
       unpriced: isUnpricedItem({ item_template: template, instance_data: instanceData }),
       ownPriceCp: shop.prices[template.id],
       quantity,
     });
     if (total === null || total <= 0) {
-      throw AppError.validation(
-        [{ field: 'item_instance_id', message: shopSaleMessages.worthlessNoOffer }],
-        shopSaleMessages.worthlessNoOffer,
-      );
+      // A shop that gives the item away (100% off, an own price of 0) buys none back: selling more at once
+      // would not help, as it would for a candle worth less than 1 cp.
+      const message = buy === 0 ? shopSaleMessages.givenAwayNoOffer : shopSaleMessages.worthlessNoOffer;
+      throw AppError.validation([{ field: 'item_instance_id', message }], message);
     }
     return { facts, unit: sell, total };
   }

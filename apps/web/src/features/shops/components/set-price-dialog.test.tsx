@@ -264,4 +264,18 @@ describe('Set price on a shelf line', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(shopMessages.priceNotOnShelf);
   }, 20_000);
+
+  it('says a price below what the shop pays for the item lowers its offer: it never pays more than it asks', async () => {
+    mockServer(saved(shopMessages.priceSaved));
+    renderList(true);
+    const { user, dialog } = await openFor('Rope');
+    // At 2.5 gp (2 gp 2 sp 5 cp after the discount) the shop still pays half the rope's 2 gp: nothing to say.
+    expect(dialog).not.toHaveTextContent('The shop pays');
+    const input = within(dialog).getByRole('textbox', { name: 'Own price (gp)' });
+    await user.clear(input);
+    await user.type(input, '0.5');
+    // 5 sp less 10% is 4 sp 5 cp: the shop pays that, not 1 gp, as the sale and its quote will.
+    expect(dialog).toHaveTextContent('Players pay 4 sp 5 cp after the shop’s 10% discount.');
+    expect(dialog).toHaveTextContent('The shop pays 4 sp 5 cp for one sold to it, no more than it asks.');
+  }, 20_000);
 });

@@ -5,6 +5,7 @@ import {
   type ShopInstance,
   type ShopStockItem,
   sellOfferCp,
+  sellPriceCp,
   shopMessages,
 } from '@haversack/contracts';
 import { Alert, Button, type ButtonProps, Group, Modal, Stack, Text } from '@mantine/core';
@@ -98,6 +99,34 @@ export function SetPriceDialog({ shop, dialog }: { shop: ShopInstance; dialog: P
   );
 }
 
+/**
+ * What the shop would pay for one at the typed price (`sellOfferCp`, as the server's quote), when that is
+ * worth saying: an unpriced item's offer goes by the price alone; a priced one's only changes when the price
+ * caps it, since the shop never pays more for an item than it asks (`capped`). Null: nothing to say.
+ */
+export function buybackAt(
+  shop: ShopInstance,
+  item: ShopStockItem,
+  ownPriceCp: number,
+): { cp: number; capped: boolean } | null {
+  const unpriced = isUnpricedItem(item);
+  const cp = sellOfferCp({
+    valueCp: item.value_cp,
+    buyModifier: shop.buy_modifier,
+    sellModifier: shop.sell_modifier,
+    discountRate: shop.discount_rate,
+    unpriced,
+    ownPriceCp,
+  });
+  if (cp === null) return null;
+  const uncapped = sellPriceCp({
+    valueCp: unpriced ? ownPriceCp : item.value_cp,
+    sellModifier: shop.sell_modifier,
+  });
+  if (!unpriced && cp === uncapped) return null;
+  return { cp, capped: cp < uncapped };
+}
+
 /** What the line sells at now: its own price, its value's, or none. */
 function currentPrice(shop: ShopInstance, item: ShopStockItem, ownCp: number | null): string {
   if (ownCp !== null) {
@@ -151,10 +180,7 @@ function SetPriceForm({
     ? save.error.details.find((detail) => detail.field === 'price_cp')?.message
     : undefined;
   const otherError = save.isError && !priceError ? save.error : null;
-  const offerCp =
-    typedCp !== null && isUnpricedItem(item)
-      ? sellOfferCp({ valueCp: 0, sellModifier: shop.sell_modifier, unpriced: true, ownPriceCp: typedCp })
-      : null;
+  const offer = typedCp === null ? null : buybackAt(shop, item, typedCp);
 
   return (
     <form
@@ -188,7 +214,9 @@ function SetPriceForm({
         />
         <Text size="sm" c="dimmed">
           One price for every {item.name} in this shop: the {formatEnUs(inStock)} on the shelf sell at it.
-          {offerCp !== null ? ` The shop pays ${formatCopper(offerCp)} for one sold to it.` : ''}
+          {offer === null
+            ? ''
+            : ` The shop pays ${formatCopper(offer.cp)} for one sold to it${offer.capped ? ', no more than it asks' : ''}.`}
         </Text>
         {otherError ? (
           <Alert color="red" variant="light" role="alert">

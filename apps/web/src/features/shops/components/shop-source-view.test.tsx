@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
-import { buildContainer, renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { buildContainer, buildItem, renderWithProviders } from '../../inventory/test/inventory-fixtures';
 import { buildShopInstance, buildStockItem } from '../test/shop-fixtures';
 import { ShopSourceView } from './shop-source-view';
 
@@ -165,6 +165,66 @@ describe('ShopSourceView at the month’s inventory-action limit', () => {
     ).toHaveAttribute('href', '/subscription/upgrade?resource=inventory_actions_party_monthly');
     await userEvent.click(buy);
     expect(onTrade).not.toHaveBeenCalled();
+  });
+});
+
+describe('ShopSourceView: selling', () => {
+  it('shows what the shop pays for one, never more than it asks, as the shop page and the server do', async () => {
+    // Daggers (2 gp) on sale here at their own price of 1 gp 5 sp, bought back at full value: 1 gp 5 sp.
+    const capped = buildShopInstance({ sell_modifier: 1, own_prices_cp: { 'template-dagger': 150 } });
+    const aria = buildCharacter({ id: 'ch-aria', name: 'Aria', party_id: capped.party_id });
+    const backpack = buildContainer({
+      id: 'c-pack',
+      name: 'Backpack',
+      owner: { type: 'character', id: 'ch-aria', name: 'Aria' },
+      character_id: 'ch-aria',
+      party_id: capped.party_id,
+    });
+    const dagger = buildItem({
+      id: 'item-dagger',
+      name: 'Dagger',
+      item_template_id: 'template-dagger',
+      quantity: 1,
+      value_cp: 200,
+      container_id: 'c-pack',
+    });
+    mockFetch(({ url, init }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/subscription/check_limit') {
+        const { resource } = JSON.parse(String(init.body)) as { resource: string };
+        return success({ allowed: true, resource, limit: 200, used: 3, remaining: 197 });
+      }
+      if (pathname === `/api/v1/shop_instances/${capped.id}`) return success(capped);
+      if (pathname === '/api/v1/shop_instances')
+        return jsonResponse(200, {
+          status: 'success',
+          data: { instances: [capped] },
+          meta: pageMeta(1, 100),
+        });
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: [aria], meta: pageMeta(1, 100) });
+      if (pathname === '/api/v1/characters/ch-aria/containers') return success([backpack]);
+      if (pathname === '/api/v1/containers/c-pack/items')
+        return jsonResponse(200, { status: 'success', data: [dagger], meta: pageMeta(1, 100) });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const onTrade = vi.fn();
+    renderWithProviders(
+      <ShopSourceView
+        partyId={capped.party_id}
+        shopId={capped.id}
+        onSelect={() => undefined}
+        draggable
+        onTrade={onTrade}
+      />,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: 'Sell' }));
+    const sell = await screen.findByRole('button', { name: 'Sell Dagger' });
+    expect(screen.getByTestId('sell-price')).toHaveTextContent(/^1 gp 5 sp$/);
+    await waitFor(() => expect(sell).toBeEnabled());
+    await user.click(sell);
+    expect(onTrade).toHaveBeenCalledWith(expect.objectContaining({ side: 'sell', unitCp: 150 }));
   });
 });
 

@@ -309,6 +309,24 @@ describe('SellList', () => {
     expect(screen.queryByText(shopMessages.unpricedNoOffer)).not.toBeInTheDocument();
   });
 
+  it('offers no more than the shop asks for the item, as the server quotes: below its value', async () => {
+    const user = userEvent.setup();
+    // The dagger (2 gp) is on sale here at 1 gp 5 sp: half its value would buy one back for 1 gp, less than
+    // that; at its own price of 5 sp, half its value (1 gp) would pay double what it costs. The server's
+    // quote and sale pay 5 sp (shops.buyback.test.ts), and the list shows the same.
+    const onSell = renderSellList(buildShopInstance({ own_prices_cp: { 'template-dagger': 50 } }), [dagger]);
+    await user.click(await screen.findByRole('button', { name: 'Sell Dagger' }));
+    expect(screen.getByTestId('sell-price')).toHaveTextContent(/^5 sp$/);
+    expect(onSell).toHaveBeenCalledWith(expect.objectContaining({ itemId: 'item-dagger', unitCp: 50 }));
+  });
+
+  it('offers no more than the shop asks when it would buy dearer than it sells, its discount included', async () => {
+    // Sold at half its value less 20% (8 sp), bought at double (4 gp): the shop pays 8 sp.
+    renderSellList(buildShopInstance({ buy_modifier: 0.5, sell_modifier: 2, discount_rate: 0.2 }), [dagger]);
+    await screen.findByRole('button', { name: 'Sell Dagger' });
+    expect(screen.getByTestId('sell-price')).toHaveTextContent(/^8 sp$/);
+  });
+
   it('groups the thousands of what I have', async () => {
     // Review (coins, 8): "You have 10000000" beside a grouped price.
     const diamonds = buildItem({

@@ -4,11 +4,10 @@ import {
   formatEnUs,
   type ItemInstance,
   inventoryMessages,
-  isUnpricedItem,
+  itemSellOfferCp,
   type ShopInstance,
   type ShopStockItem,
   sellLineKey,
-  sellOfferCp,
   shopMessages,
 } from '@haversack/contracts';
 import {
@@ -421,12 +420,8 @@ export function SellList({
               item={item}
               quantity={quantity}
               tradeButton={focus.tradeButton(key, index)}
-              priceCp={sellOfferCp({
-                valueCp: item.value_cp,
-                sellModifier: shop.sell_modifier,
-                unpriced: isUnpricedItem(item),
-                ownPriceCp: shop.own_prices_cp?.[item.item_template_id],
-              })}
+              // The server's figure, as its quote and the sale give it: never more than the shop asks.
+              priceCp={itemSellOfferCp(shop, item)}
               disabled={blocked !== null}
               refusalId={spent.refusalId}
               onSell={(unitCp) => {
@@ -473,7 +468,7 @@ function SellRow({
   item: ItemInstance;
   /** How many its line holds (several stacks of an item that does not stack). */
   quantity: number;
-  /** What the shop pays for one (`sellOfferCp`); null: unpriced, and the shop has no price for it. */
+  /** What the shop pays for one (`itemSellOfferCp`); null: unpriced, and the shop has no price for it. */
   priceCp: number | null;
   /** Ties the Sell button to the list's focus keeping. */
   tradeButton: TradeButtonFocus;

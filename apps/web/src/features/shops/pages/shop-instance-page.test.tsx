@@ -486,4 +486,36 @@ describe('ShopInstancePage: selling several of an item that does not stack', () 
       ).toBe(true),
     );
   });
+
+  it('shows on the sell list the price the shop quotes and pays, capped at what it asks', async () => {
+    // The GM sells daggers (2 gp) at their own price of 1 gp 5 sp and buys at full value: the server
+    // quotes 1 gp 5 sp each, never 2 gp (shops.buyback.test.ts), and so does the list.
+    const capped = { ...shop, sell_modifier: 1, own_prices_cp: { 'template-dagger': 150 } };
+    mockShopPage((pathname, method) => {
+      if (method === 'GET' && pathname === '/api/v1/shop_instances/shop-1') return success(capped);
+      if (pathname === '/api/v1/containers/c-pack/items') return itemsPage([dagger]);
+      if (method === 'GET' && pathname.includes('/calculate_sell_price/'))
+        return success({
+          item_instance_id: 'item-dagger',
+          name: 'Dagger',
+          quantity: 1,
+          unit_price_cp: 150,
+          total_price_cp: 150,
+          formatted: '1 gp 5 sp',
+          has_own_price: false,
+          discount_rate: 0,
+          modifier: 1,
+        });
+      return null;
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('tab', { name: 'Sell' }));
+    const row = await screen.findByTestId('sell-item');
+    expect(within(row).getByTestId('sell-price')).toHaveTextContent(/^1 gp 5 sp$/);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sell Dagger' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Sell Dagger' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Dagger' });
+    expect(await within(dialog).findByRole('button', { name: 'Sell for 1 gp 5 sp' })).toBeInTheDocument();
+  });
 });
