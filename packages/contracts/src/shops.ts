@@ -145,6 +145,17 @@ export const shopSaleMessages = {
     'The shop gives this item away, so it does not buy it back: it never pays more for an item than it asks.',
 } as const;
 
+/**
+ * Beside a shop's modifiers (the template form, the shop's settings): the rule that caps them
+ * (`sellOfferCp`). A sell modifier above the buy modifier, a discount or an own price below an item's value
+ * would otherwise have the shop buy back for more than it sold, and players make coins by buying and selling
+ * again. Apart from `shopMessages`, as `shopSaleMessages`, for the first load.
+ */
+export const shopPricingNotes = {
+  sellCap:
+    'The shop never pays more for an item than it asks for it: a sale fetches at most the price players pay here, discount and own price included.',
+} as const;
+
 export const shopTypes = [
   'general',
   'blacksmith',

@@ -1,4 +1,4 @@
-import { shopMessages } from '@haversack/contracts';
+import { shopMessages, shopPricingNotes } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -29,6 +29,13 @@ describe('ShopManagePanel', () => {
     );
     expect(await screen.findByText(new RegExp(`next on ${expected}\\.`))).toBeInTheDocument();
     expect(screen.queryByText(/:29/)).not.toBeInTheDocument();
+  });
+
+  it('says beside the modifiers that the shop never pays more for an item than it asks', async () => {
+    mockFetch(() => success({}));
+    renderWithProviders(<ShopManagePanel shop={buildShopInstance({ can_manage: true })} />);
+    await screen.findByRole('textbox', { name: /Sell modifier/ });
+    expect(screen.getByTestId('sell-cap-note')).toHaveTextContent(shopPricingNotes.sellCap);
   });
 
   it('goes back to the party’s Shops tab once the shop is deleted', async () => {

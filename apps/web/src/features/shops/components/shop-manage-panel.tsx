@@ -5,6 +5,7 @@ import {
   type ShopInstanceUpdate,
   shopInstanceUpdateSchema,
   shopMessages,
+  shopPricingNotes,
 } from '@haversack/contracts';
 import {
   Alert,
@@ -239,6 +240,9 @@ export function ShopManagePanel({ shop }: { shop: ShopInstance }) {
                 error={sellModifierError}
               />
             </SimpleGrid>
+            <Text size="xs" c="dimmed" data-testid="sell-cap-note">
+              {shopPricingNotes.sellCap}
+            </Text>
             <Title order={3} size="h6" mt="xs">
               Paying and approvals
             </Title>

@@ -1,3 +1,4 @@
+import { shopPricingNotes } from '@haversack/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -59,5 +60,14 @@ describe('ShopTemplateForm and the general toasts (spec/01 §8)', { timeout: 30_
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Buy modifier must be between 0 and 10')).toBeInTheDocument();
     expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH')).toHaveLength(0);
+  });
+
+  it('says beside the modifiers that the shop never pays more for an item than it asks', async () => {
+    mockFetch(() =>
+      success(buildShopTemplate({ id: 'st-1', name: 'Marta’s', is_system: false, is_owner: true })),
+    );
+    renderRoutes(routes, '/shops/templates/st-1/edit');
+    await screen.findByRole('textbox', { name: /Sell modifier/ });
+    expect(screen.getByTestId('sell-cap-note')).toHaveTextContent(shopPricingNotes.sellCap);
   });
 });

@@ -3,6 +3,7 @@ import {
   SHOP_DEFAULT_SELL_MODIFIER,
   type ShopTemplate,
   shopMessages,
+  shopPricingNotes,
   shopTags,
   shopTypes,
   templateVisibilities,
@@ -15,6 +16,7 @@ import {
   SimpleGrid,
   Stack,
   TagsInput,
+  Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
@@ -207,6 +209,9 @@ export function ShopTemplateForm({
             {...form.getInputProps('default_restock_days')}
           />
         </SimpleGrid>
+        <Text size="xs" c="dimmed" data-testid="sell-cap-note">
+          {shopPricingNotes.sellCap}
+        </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TagsInput
             label="Tags"
