@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { checkPage, expectDialogAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { AccountPages, newAccount, signUpThroughApi } from '../support/accounts';
 import { api } from '../support/api';
 
 interface Party {
@@ -16,14 +16,14 @@ test('a player downloads their data, then deletes their account; their party goe
   const page = await context.newPage();
   const account = newAccount('leaver');
   const pages = new AccountPages(page);
-  await pages.register(account);
+  await signUpThroughApi(page, account);
   const party = await api<Party>(page, 'POST', '/parties', { party: { name: 'The Last Lantern' } });
   await api(page, 'POST', '/characters', { character: { name: 'Wren Ashdown', party_id: party.id } });
 
   // A second player in the party, on a device of their own.
   const friendContext = await browser.newContext({ viewport: { width: 375, height: 812 } });
   const friend = await friendContext.newPage();
-  await new AccountPages(friend).register(newAccount('stayer'));
+  await signUpThroughApi(friend, newAccount('stayer'));
   await api(friend, 'POST', '/parties/join', { join_code: party.join_code, role_request: 'player' });
 
   await page.goto('/profile');

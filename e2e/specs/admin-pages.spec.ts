@@ -1,11 +1,18 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import {
+  AccountPages,
+  newAccount,
+  registerThroughApi,
+  signInThroughApi,
+  signUpThroughApi,
+} from '../support/accounts';
 import { e2eAdmin } from '../support/admin';
 import { screenshotBothWidths } from '../support/screenshots';
 
+/** The admin, signed in through the API: these specs are about the admin pages, not the sign-in form. */
 async function signInAsAdmin(page: Page) {
-  await new AccountPages(page).signIn(e2eAdmin.email, e2eAdmin.password);
+  await signInThroughApi(page, e2eAdmin.email, e2eAdmin.password);
 }
 
 test('an admin publishes an announcement that another user sees as a banner and dismisses for good', async ({
@@ -26,7 +33,8 @@ test('an admin publishes an announcement that another user sees as a banner and 
   await accounts.signOut();
 
   const player = newAccount('reader');
-  await accounts.register(player);
+  await signUpThroughApi(page, player);
+  await page.goto('/dashboard');
   const banner = page.getByTestId('announcement-banner').filter({ hasText: title });
   await expect(banner).toBeVisible();
   await expect(banner).toContainText('Maintenance from 22:00 to 23:00 UTC.');
@@ -55,11 +63,9 @@ test('an admin publishes an announcement that another user sees as a banner and 
 test('an admin changes the tier of a filtered set of users after a dry run, and watches the progress', async ({
   page,
 }) => {
-  const accounts = new AccountPages(page);
   const tag = `bulk${Date.now()}`;
   const player = newAccount(tag);
-  await accounts.register(player);
-  await accounts.signOut();
+  await registerThroughApi(page.request, player);
 
   await signInAsAdmin(page);
   await page.goto('/admin/bulk-operations');
@@ -104,8 +110,7 @@ test('the dashboard, analytics, financial and moderation pages show their figure
 test('a user reports a public party, and staff unpublish it from the moderation queue', async ({ page }) => {
   const accounts = new AccountPages(page);
   const owner = newAccount('owner');
-  await accounts.register(owner);
-  const token = await page.evaluate(() => window.localStorage.getItem('auth_token'));
+  const { token } = await registerThroughApi(page.request, owner);
   const partyName = `Public Table ${Date.now()}`;
   const created = await page.request.post('/api/v1/parties', {
     headers: { Authorization: `Bearer ${token}` },
@@ -124,10 +129,9 @@ test('a user reports a public party, and staff unpublish it from the moderation 
   });
   expect(created.status()).toBe(201);
   const partyId: string = (await created.json()).data.id;
-  await accounts.signOut();
 
   const reporter = newAccount('reporter');
-  await accounts.register(reporter);
+  await signUpThroughApi(page, reporter);
   await page.goto(`/parties/join?preview=${partyId}`);
   await page.getByRole('button', { name: `Report party ${partyName}` }).click();
   const dialog = page.getByRole('dialog', { name: `Report party: ${partyName}` });

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { AccountPages, newAccount, signInThroughApi, signUpThroughApi } from '../support/accounts';
 import { e2eAdmin } from '../support/admin';
 import { api } from '../support/api';
 import { screenshotBothWidths } from '../support/screenshots';
@@ -23,13 +23,13 @@ test('a non-admin opening /admin lands on the dashboard, and the admin sees the 
 }) => {
   const accounts = new AccountPages(page);
   const player = newAccount('snoop');
-  await accounts.register(player);
+  await signUpThroughApi(page, player);
 
   await page.goto('/admin/users');
   await expect(page).toHaveURL(/\/dashboard$/);
   await accounts.signOut();
 
-  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await signInThroughApi(page, e2eAdmin.email, e2eAdmin.password);
   await page.goto('/admin/audit');
   await expect(page.getByTestId('admin-mode-badge')).toHaveText('ADMIN MODE');
   await expect(page.getByTestId('admin-email')).toHaveText(e2eAdmin.email);
@@ -76,8 +76,7 @@ test('a non-admin opening /admin lands on the dashboard, and the admin sees the 
 test('an admin session that ends shows the expired card; Exit Admin Mode leaves for the dashboard', async ({
   page,
 }) => {
-  const accounts = new AccountPages(page);
-  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await signInThroughApi(page, e2eAdmin.email, e2eAdmin.password);
   await page.goto('/admin/audit');
   await expect(page.getByRole('heading', { name: 'Audit Logs', level: 1 })).toBeVisible();
 
@@ -99,8 +98,7 @@ test('an admin session that ends shows the expired card; Exit Admin Mode leaves 
 });
 
 test('an admin’s refused admin session is in the audit log by its whole name, with why', async ({ page }) => {
-  const accounts = new AccountPages(page);
-  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await signInThroughApi(page, e2eAdmin.email, e2eAdmin.password);
   await page.goto('/admin/audit');
   await expect(page.getByRole('heading', { name: 'Audit Logs', level: 1 })).toBeVisible();
   // A value that is no admin session, sent with the admin's own sign-in, to a route with a long path.
@@ -133,15 +131,14 @@ test('an admin suspends a user: their open session is cut off and they cannot si
   const playerPage = await playerContext.newPage();
   const playerAccounts = new AccountPages(playerPage);
   const player = newAccount('rowdy');
-  await playerAccounts.register(player);
+  await signUpThroughApi(playerPage, player);
   const party = await api<{ id: string }>(playerPage, 'POST', '/parties', {
     party: { name: 'The Night Owls' },
   });
   await playerPage.goto(`/parties/${party.id}`);
   await expect(playerPage.getByText('Real-time updates active')).toBeVisible();
 
-  const accounts = new AccountPages(page);
-  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await signInThroughApi(page, e2eAdmin.email, e2eAdmin.password);
   await page.goto('/admin/users');
   await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
   await page.getByLabel('Search', { exact: true }).fill(player.email);
@@ -178,8 +175,7 @@ test('an admin suspends a user: their open session is cut off and they cannot si
 });
 
 test('maintenance mode, switched on in Settings, shows its banner to everyone', async ({ page }) => {
-  const accounts = new AccountPages(page);
-  await accounts.signIn(e2eAdmin.email, e2eAdmin.password);
+  await signInThroughApi(page, e2eAdmin.email, e2eAdmin.password);
   await page.goto('/admin/settings');
   const maintenance = page.getByRole('switch', { name: 'Maintenance mode' });
   await expect(maintenance).not.toBeChecked();

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { FakeDiscord } from '../../apps/server/src/test/fake-discord';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { AccountPages, newAccount, signInThroughApi, signUpThroughApi } from '../support/accounts';
 import { screenshotBothWidths } from '../support/screenshots';
 
 // The server under test talks to this stand-in for Discord (playwright.config.ts sets its address).
@@ -30,7 +30,7 @@ test('the /discord page explains the integration and what this server supports',
 test('link Discord from the profile, sign in with it, refuse a denied consent, unlink', async ({ page }) => {
   const accounts = new AccountPages(page);
   const account = newAccount('bard');
-  await accounts.register(account);
+  await signUpThroughApi(page, account);
 
   await page.goto('/profile');
   const section = page.getByTestId('discord-section');
@@ -79,7 +79,7 @@ test('link Discord from the profile, sign in with it, refuse a denied consent, u
   await expect(page.getByRole('link', { name: 'Back to sign in' })).toBeVisible();
 
   // Unlink (the account has a password, so it keeps a way to sign in).
-  await accounts.signIn(account.email, account.password);
+  await signInThroughApi(page, account.email, account.password);
   await page.goto('/profile');
   await section.getByRole('button', { name: 'Unlink Discord' }).click();
   await expect(page.getByText('Discord unlinked.')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api } from '../support/api';
 
 /*
@@ -30,7 +30,7 @@ function painted(colour: string) {
 test('forced colours show every control’s state; 320 px keeps a tile’s buttons on its row; toasts never cover focus', async ({
   page,
 }) => {
-  await new AccountPages(page).register(newAccount('forced'));
+  await signUpThroughApi(page, newAccount('forced'));
   const character = await api<Character>(page, 'POST', '/characters', {
     character: { name: 'Wren', max_weight: 100, max_slots: 20 },
   });

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths } from '../support/screenshots';
@@ -41,7 +41,7 @@ test('a container of 320 items scrolls to its last item by mouse and by keyboard
   page,
 }) => {
   test.setTimeout(240_000);
-  await new AccountPages(page).register(newAccount('hoarder'));
+  await signUpThroughApi(page, newAccount('hoarder'));
   // Hundreds of additions are more than the free plan's daily actions.
   await upgradeTo(page, 'tier_3');
   const hoardId = await fillHoard(page);

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { withMotion } from '../support/motion';
@@ -51,7 +51,7 @@ async function transfers(page: Page, characterId: string) {
 
 /** A character with a Backpack (its main container), a Saddlebag and a Chest, through the API. */
 async function setUp(page: Page, prefix: string) {
-  await new AccountPages(page).register(newAccount(prefix));
+  await signUpThroughApi(page, newAccount(prefix));
   const character = await api<Character>(page, 'POST', '/characters', {
     character: { name: 'Tamsin Reed', max_weight: 200, max_slots: 40 },
   });

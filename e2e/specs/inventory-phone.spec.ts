@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { withMotion } from '../support/motion';
@@ -50,7 +50,7 @@ async function items(page: Page, containerId: string) {
 
 /** A fresh account with one character (whose main container is "Backpack"), through the API. */
 async function setUp(page: Page, prefix: string, name: string) {
-  await new AccountPages(page).register(newAccount(prefix));
+  await signUpThroughApi(page, newAccount(prefix));
   return api<Character>(page, 'POST', '/characters', {
     character: { name, max_weight: 100, max_slots: 20 },
   });

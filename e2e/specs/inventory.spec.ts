@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { checkPage } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { settleAnimations } from '../support/settle';
@@ -19,7 +19,7 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   page,
 }) => {
   test.setTimeout(180_000);
-  await new AccountPages(page).register(newAccount('ranger'));
+  await signUpThroughApi(page, newAccount('ranger'));
   const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
     character: { name: 'Aria Swiftarrow', max_weight: 50, max_slots: 20 },
   });
@@ -199,9 +199,9 @@ test('a player moves part of a stack into the party stash in dual view; the part
 }) => {
   test.setTimeout(180_000);
   const gmPage = await (await browser.newContext()).newPage();
-  await new AccountPages(gmPage).register(newAccount('gm'));
+  await signUpThroughApi(gmPage, newAccount('gm'));
   const page = await (await browser.newContext()).newPage();
-  await new AccountPages(page).register(newAccount('scout'));
+  await signUpThroughApi(page, newAccount('scout'));
 
   // Through the API: the GM's party and its stash; the player joins with the code and brings a character.
   // Both act on the stash, which needs a plan with party collaboration.
@@ -285,9 +285,9 @@ test('a GM without a character hands a player starting items from the stash; the
 }) => {
   test.setTimeout(180_000);
   const gmPage = await (await browser.newContext()).newPage();
-  await new AccountPages(gmPage).register(newAccount('gm'));
+  await signUpThroughApi(gmPage, newAccount('gm'));
   const playerPage = await (await browser.newContext()).newPage();
-  await new AccountPages(playerPage).register(newAccount('tern'));
+  await signUpThroughApi(playerPage, newAccount('tern'));
   // The GM acts on the stash, which needs a plan with party collaboration; the GM makes no character.
   await upgradeTo(gmPage, 'tier_1');
   const party = await api<{ id: string; join_code: string }>(gmPage, 'POST', '/parties', {
@@ -345,9 +345,9 @@ test('a Free player sees the party stash locked in the Move menu, with what the 
   browser,
 }) => {
   const gmPage = await (await browser.newContext()).newPage();
-  await new AccountPages(gmPage).register(newAccount('gm'));
+  await signUpThroughApi(gmPage, newAccount('gm'));
   const page = await (await browser.newContext()).newPage();
-  await new AccountPages(page).register(newAccount('free'));
+  await signUpThroughApi(page, newAccount('free'));
   const party = await api<{ id: string; join_code: string }>(gmPage, 'POST', '/parties', {
     party: { name: 'The Tin Cup' },
   });
@@ -411,7 +411,7 @@ test('a Free player sees the party stash locked in the Move menu, with what the 
 test('by keyboard, moving the last item away leaves the focus on the emptied container, not the page', async ({
   page,
 }) => {
-  await new AccountPages(page).register(newAccount('tidy'));
+  await signUpThroughApi(page, newAccount('tidy'));
   const character = await api<{ id: string; primary_container_id: string }>(page, 'POST', '/characters', {
     character: { name: 'Keyra' },
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { AccountPages } from '../support/accounts';
+import { signUpThroughApi } from '../support/accounts';
 import { addItem, api, findTemplate, upgradeTo } from '../support/api';
 import { screenshotDir } from '../support/screenshots';
 import { dismissToasts } from '../support/toasts';
@@ -40,7 +40,7 @@ test('the longest names a user may choose fit a phone: username, party, characte
   const suffix = randomBytes(2).toString('hex');
   // 30 characters, the most a username may have.
   const username = `gandalf_the_grey_wanderer_${suffix}`;
-  await new AccountPages(page).register({
+  await signUpThroughApi(page, {
     email: `${username}@example.com`,
     username,
     password: 'Adventure1',
@@ -100,7 +100,7 @@ test('a phone with its text at 150 % shows whole names: the header, a shop’s s
   const cdp = await context.newCDPSession(page);
   await cdp.send('Page.setFontSizes', { fontSizes: { standard: 24, fixed: 20 } });
   const suffix = randomBytes(3).toString('hex');
-  await new AccountPages(page).register({
+  await signUpThroughApi(page, {
     email: `bigtext_${suffix}@example.com`,
     username: `bigtext_${suffix}`,
     password: 'Adventure1',
@@ -188,7 +188,7 @@ test('a phone with its text at 200 % shows every button’s whole label, on the 
   const largeText = () => cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
   await largeText();
   const suffix = randomBytes(3).toString('hex');
-  await new AccountPages(page).register({
+  await signUpThroughApi(page, {
     email: `hugetext_${suffix}@example.com`,
     username: `hugetext_${suffix}`,
     password: 'Adventure1',

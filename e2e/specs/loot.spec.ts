@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { checkPage, expectDialogAccessible } from '../support/a11y';
-import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { type NewAccount, newAccount, signUpThroughApi } from '../support/accounts';
 import { api, upgradeTo } from '../support/api';
 import { screenshotDir } from '../support/screenshots';
 
@@ -39,7 +39,7 @@ async function person(
   );
   const page = await context.newPage();
   const account = newAccount(prefix);
-  await new AccountPages(page).register(account);
+  await signUpThroughApi(page, account);
   return { page, account };
 }
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { api, findTemplate } from '../support/api';
 
 interface Character {
@@ -13,7 +13,7 @@ interface Stack {
 
 test('an add whose answer the network lost is sent again with its key and made once', async ({ page }) => {
   const account = newAccount('wifi');
-  await new AccountPages(page).register(account);
+  await signUpThroughApi(page, account);
   const hero = await api<Character>(page, 'POST', '/characters', {
     character: { name: 'Pip on the table Wi-Fi', max_weight: null, max_slots: null },
   });

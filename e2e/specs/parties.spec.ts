@@ -1,13 +1,13 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { checkPage, expectAccessible } from '../support/a11y';
-import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { type NewAccount, newAccount, signUpThroughApi } from '../support/accounts';
 import { api } from '../support/api';
 
 async function signedUp(browser: Browser, prefix: string): Promise<{ page: Page; account: NewAccount }> {
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
   const account = newAccount(prefix);
-  await new AccountPages(page).register(account);
+  await signUpThroughApi(page, account);
   return { page, account };
 }
 

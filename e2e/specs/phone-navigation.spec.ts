@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { withMotion } from '../support/motion';
 
 // Every transition drawn: the phone and drag flows are where motion meets the finger.
@@ -11,7 +11,8 @@ test.describe('on a phone', () => {
   test('a page chosen in the navigation menu by keyboard takes the focus on its heading', async ({
     page,
   }) => {
-    await new AccountPages(page).register(newAccount('phonenav'));
+    await signUpThroughApi(page, newAccount('phonenav'));
+    await page.goto('/dashboard');
     const burger = page.getByRole('button', { name: 'Open navigation' });
     await burger.focus();
     await page.keyboard.press('Enter');
@@ -27,7 +28,8 @@ test.describe('on a phone', () => {
   });
 
   test('the navigation button is a finger’s width (44 px) square', async ({ page }) => {
-    await new AccountPages(page).register(newAccount('phoneburger'));
+    await signUpThroughApi(page, newAccount('phoneburger'));
+    await page.goto('/dashboard');
     const box = await page.getByRole('button', { name: 'Open navigation' }).boundingBox();
     expect(box?.width).toBeGreaterThanOrEqual(44);
     expect(box?.height).toBeGreaterThanOrEqual(44);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { type NewAccount, newAccount, signUpThroughApi } from '../support/accounts';
 import { api, upgradeTo } from '../support/api';
 import { screenshotBothWidths } from '../support/screenshots';
 
@@ -10,7 +10,7 @@ async function person(browser: Browser, prefix: string): Promise<{ page: Page; a
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const account = newAccount(prefix);
-  await new AccountPages(page).register(account);
+  await signUpThroughApi(page, account);
   return { page, account };
 }
 

@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { checkPage, expectDialogAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api, upgradeTo } from '../support/api';
 
 interface Character {
@@ -15,7 +15,7 @@ async function signedUp(browser: Browser, prefix: string): Promise<Page> {
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   const page = await context.newPage();
-  await new AccountPages(page).register(newAccount(prefix));
+  await signUpThroughApi(page, newAccount(prefix));
   return page;
 }
 

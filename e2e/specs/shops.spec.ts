@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { checkPage, expectAccessible, expectDialogAccessible } from '../support/a11y';
-import { AccountPages, type NewAccount, newAccount } from '../support/accounts';
+import { type NewAccount, newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotDir } from '../support/screenshots';
@@ -38,7 +38,7 @@ async function person(
   );
   const page = await context.newPage();
   const account = newAccount(prefix);
-  await new AccountPages(page).register(account);
+  await signUpThroughApi(page, account);
   return { page, account };
 }
 

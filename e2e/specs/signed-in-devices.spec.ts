@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { checkPage } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { AccountPages, newAccount, signUpThroughApi } from '../support/accounts';
 
 const androidPhone =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
@@ -11,7 +11,7 @@ test('a player signs a phone left at a friend’s table out from the laptop; the
   const laptopContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const laptop = await laptopContext.newPage();
   const account = newAccount('careful');
-  await new AccountPages(laptop).register(account);
+  await signUpThroughApi(laptop, account);
 
   // The same account on a phone, signed in through the screens.
   const phoneContext = await browser.newContext({

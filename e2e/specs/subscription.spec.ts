@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { screenshotBothWidths } from '../support/screenshots';
 
 /** Page object for the subscription screens (role, label and test-id locators only). */
@@ -28,9 +28,9 @@ class SubscriptionPages {
 test('a free user compares plans, upgrades with local billing, cancels with a reason and reactivates', async ({
   page,
 }) => {
-  const accounts = new AccountPages(page);
   const subscription = new SubscriptionPages(page);
-  await accounts.register(newAccount('patron'));
+  await signUpThroughApi(page, newAccount('patron'));
+  await page.goto('/dashboard');
 
   // The dashboard's plan card.
   await expect(page.getByTestId('plan-summary-name')).toHaveText('Free');
@@ -111,7 +111,7 @@ test('a free user compares plans, upgrades with local billing, cancels with a re
 });
 
 test('an upgrade link that names nothing known leads to the comparison', async ({ page }) => {
-  await new AccountPages(page).register(newAccount('lost'));
+  await signUpThroughApi(page, newAccount('lost'));
   await page.goto('/subscription/upgrade?feature=time_travel');
   await expect(page.getByTestId('upgrade-unknown')).toBeVisible();
   await page.getByRole('link', { name: 'Compare all plans' }).click();
@@ -127,7 +127,7 @@ test('an upgrade with demo billing stays on the address the app was opened at, s
   const otherAddress = String(baseURL).replace('127.0.0.1', 'localhost');
   const context = await browser.newContext({ baseURL: otherAddress, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await new AccountPages(page).register(newAccount('elsewhere'));
+  await signUpThroughApi(page, newAccount('elsewhere'));
   await page.goto('/subscription/upgrade?tier=tier_2');
   await page.getByRole('button', { name: /^Upgrade to Hero/ }).click();
   await expect(page).toHaveURL(

@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { AccountPages, newAccount } from '../support/accounts';
+import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { screenshotBothWidths } from '../support/screenshots';
@@ -28,7 +28,7 @@ async function person(browser: Browser, prefix: string, device: 'desktop' | 'pho
       : { viewport: { width: 1280, height: 800 } },
   );
   const page = await context.newPage();
-  await new AccountPages(page).register(newAccount(prefix));
+  await signUpThroughApi(page, newAccount(prefix));
   return page;
 }
 
