@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { withMotion } from '../support/motion';
+import { picture, screenshotDir } from '../support/screenshots';
 import { settleAnimations, settleWorkspaceLayout } from '../support/settle';
 import { dismissToasts } from '../support/toasts';
 
@@ -16,7 +18,7 @@ test.use(withMotion);
  * "Move to...". Screenshots go to SHOTS_DIR (default e2e/.output/screenshots).
  */
 
-const shots = process.env.SHOTS_DIR ?? 'e2e/.output/screenshots';
+const shots = process.env.SHOTS_DIR ? path.resolve(process.env.SHOTS_DIR) : screenshotDir;
 
 interface Character {
   id: string;
@@ -212,7 +214,7 @@ test.describe('desktop with a touch screen', () => {
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(page, theme);
       await expectAccessible(page, `inventory dual after drags (${theme})`);
-      await page.screenshot({ path: `${shots}/inventory-dual-after-drags-${theme}-1280.png` });
+      await picture(page, `${shots}/inventory-dual-after-drags-${theme}-1280.png`);
     }
   });
 });
@@ -235,7 +237,7 @@ test('a keyboard user reaches the items in a few keys, sees where the focus is, 
   await expect(skip).toBeFocused();
   await expect(skip).toBeInViewport();
   await settleAnimations(page);
-  await page.screenshot({ path: `${shots}/skip-to-items-light-1280.png` });
+  await picture(page, `${shots}/skip-to-items-light-1280.png`);
   await page.keyboard.press('Enter');
   const tiles = page.getByTestId('panel-left').getByTestId('item-tile');
   await expectFocusRing(tiles.first());
@@ -258,7 +260,7 @@ test('a keyboard user reaches the items in a few keys, sees where the focus is, 
       await torch.scrollIntoViewIfNeeded();
       await expectFocusRing(torch);
       await settleAnimations(page);
-      await page.screenshot({ path: `${shots}/item-focus-${theme}-${width}.png` });
+      await picture(page, `${shots}/item-focus-${theme}-${width}.png`);
       await expectAccessible(page, `inventory with a focused item (${theme}, ${width} px)`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -275,7 +277,7 @@ test('a keyboard user reaches the items in a few keys, sees where the focus is, 
   await expect(menu.getByRole('menuitem')).toHaveText(['Saddlebag (Tamsin Reed)', 'Chest (Tamsin Reed)']);
   await expect(menu.getByRole('menuitem', { name: 'Saddlebag (Tamsin Reed)' })).toBeFocused();
   await settleAnimations(page);
-  await page.screenshot({ path: `${shots}/item-move-menu-dark-1280.png` });
+  await picture(page, `${shots}/item-move-menu-dark-1280.png`);
   await expectAccessible(page, 'Move to menu');
   await page.keyboard.press('ArrowDown');
   await expect(menu.getByRole('menuitem', { name: 'Chest (Tamsin Reed)' })).toBeFocused();
@@ -300,7 +302,7 @@ test('a keyboard user reaches the items in a few keys, sees where the focus is, 
   const phoneMenu = page.getByRole('menu', { name: 'Move Dagger to...' });
   await expect(phoneMenu).toBeVisible();
   await settleAnimations(page);
-  await page.screenshot({ path: `${shots}/item-move-menu-light-375.png` });
+  await picture(page, `${shots}/item-move-menu-light-375.png`);
   await page.keyboard.press('Enter');
   await expect(dagger).toBeHidden();
 

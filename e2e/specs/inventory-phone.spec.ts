@@ -1,11 +1,10 @@
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
 import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
 import { withMotion } from '../support/motion';
-import { screenshotBothWidths, screenshotDir } from '../support/screenshots';
+import { picture, screenshotBothWidths } from '../support/screenshots';
 import { settleAnimations } from '../support/settle';
 import { dismissToasts } from '../support/toasts';
 import { swipe } from '../support/touch';
@@ -71,7 +70,7 @@ async function checkDialog(page: Page, name: string) {
   await dismissToasts(page);
   await page.mouse.move(0, 0);
   await expectAccessible(page, name);
-  await page.screenshot({ path: path.join(screenshotDir, `${name}-1280.png`) });
+  await picture(page, `${name}-1280.png`);
 }
 
 test.describe('on a phone', () => {
@@ -128,7 +127,7 @@ test.describe('on a phone', () => {
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await settleAnimations(page);
-    await page.screenshot({ path: path.join(screenshotDir, 'inventory-phone-queue-375.png') });
+    await picture(page, 'inventory-phone-queue-375.png');
     await expectAccessible(page, 'inventory-phone-queue');
 
     // A vertical drag with some sideways drift is a scroll (rows are touch-action: pan-y): the page
@@ -188,7 +187,7 @@ test.describe('on a phone', () => {
     await expect(list.getByRole('button', { name: 'Dagger, quantity 1' })).toBeVisible();
     await dismissToasts(page);
     await settleAnimations(page);
-    await page.screenshot({ path: path.join(screenshotDir, 'inventory-phone-belt-pouch-375.png') });
+    await picture(page, 'inventory-phone-belt-pouch-375.png');
 
     // The marketplace keeps its search in view on a phone and folds the other filters away.
     await page.goto('/marketplace');
@@ -203,7 +202,7 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('link', { name: 'Longsword', exact: true })).toBeVisible();
     await settleAnimations(page);
     await expectAccessible(page, 'marketplace-phone');
-    await page.screenshot({ path: path.join(screenshotDir, 'marketplace-phone-375.png'), fullPage: true });
+    await picture(page, 'marketplace-phone-375.png', { fullPage: true });
   });
 
   test('with the on-screen keyboard up, a dialog keeps its buttons in sight above it', async ({ page }) => {

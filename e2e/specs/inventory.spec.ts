@@ -3,6 +3,7 @@ import { checkPage } from '../support/a11y';
 import { newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api, findTemplate, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
+import { picture } from '../support/screenshots';
 import { settleAnimations } from '../support/settle';
 
 async function addFromMarket(page: Page, search: string, quantity: number) {
@@ -159,7 +160,7 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
   await page.getByRole('button', { name: 'Arrow, quantity 10' }).first().click();
   await expect(page.getByRole('dialog', { name: 'Arrow ×10' })).toBeVisible();
   await expect(page.getByRole('dialog').getByRole('button', { name: 'Add to Queue' })).toBeVisible();
-  await page.screenshot({ path: 'e2e/.output/screenshots/inventory-bottom-sheet-375.png' });
+  await picture(page, 'inventory-bottom-sheet-375.png');
   await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -261,7 +262,7 @@ test('a player moves part of a stack into the party stash in dual view; the part
   const convert = page.getByRole('dialog', { name: 'Convert coins' });
   await expect(convert.getByRole('combobox', { name: 'From' })).toHaveValue('Gold piece (gp)');
   await expect(convert.getByRole('combobox', { name: 'To' })).toHaveValue('Platinum piece (pp)');
-  await page.screenshot({ path: 'e2e/.output/screenshots/inventory-convert-coins-1280.png' });
+  await picture(page, 'inventory-convert-coins-1280.png');
   await convert.getByRole('button', { name: 'Convert' }).click();
   await expect(page.getByText('Converted 20 gp to 2 pp')).toBeVisible();
   await expect(left.getByRole('button', { name: 'Gold piece, quantity 5' })).toBeVisible();
@@ -371,7 +372,7 @@ test('a Free player sees the party stash locked in the Move menu, with what the 
     await expect(stash).toBeDisabled();
     await expect(stash).toContainText('Party collaboration is not included in your plan');
     await settleAnimations(page);
-    await page.screenshot({ path: `e2e/.output/screenshots/inventory-plan-refusal-${width}.png` });
+    await picture(page, `inventory-plan-refusal-${width}.png`);
     await page.keyboard.press('Escape');
   }
 
@@ -393,7 +394,7 @@ test('a Free player sees the party stash locked in the Move menu, with what the 
     'locked: Party collaboration is not included in your plan',
   );
   await settleAnimations(page);
-  await page.screenshot({ path: 'e2e/.output/screenshots/inventory-drag-into-locked-stash-1280.png' });
+  await picture(page, 'inventory-drag-into-locked-stash-1280.png');
   await page.keyboard.press('Space');
   const refusal = page.getByTestId('toast-error').filter({ hasText: 'Party Stash' });
   await expect(refusal).toContainText('Party collaboration is not included in your plan');

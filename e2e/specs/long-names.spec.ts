@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { signUpThroughApi } from '../support/accounts';
 import { addItem, api, findTemplate, upgradeTo } from '../support/api';
-import { screenshotDir } from '../support/screenshots';
+import { picture } from '../support/screenshots';
 import { dismissToasts } from '../support/toasts';
 
 /** The page is no wider than the phone: nothing of it (the account menu, a dialog) is off to the right. */
 async function expectNoSidewaysScroll(page: Page, name: string) {
   await dismissToasts(page);
-  await page.screenshot({ path: path.join(screenshotDir, `long-names-${name}-375.png`), fullPage: true });
+  await picture(page, `long-names-${name}-375.png`, { fullPage: true });
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width, `${name} is ${width} px wide`).toBeLessThanOrEqual(375);
 }
@@ -227,7 +226,7 @@ test('a phone with its text at 200 % shows every button’s whole label, on the 
         })
         .map((label) => label.textContent ?? ''),
     );
-    await page.screenshot({ path: path.join(screenshotDir, `long-names-${name}-200-375.png`) });
+    await picture(page, `long-names-${name}-200-375.png`);
     expect(cut, `${name}: cut button labels`).toEqual([]);
   };
   const visit = async (url: string, ready: () => Promise<void>, name: string) => {

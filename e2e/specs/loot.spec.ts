@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { checkPage, expectDialogAccessible } from '../support/a11y';
 import { type NewAccount, newAccount, signUpThroughApi } from '../support/accounts';
 import { api, upgradeTo } from '../support/api';
-import { screenshotDir } from '../support/screenshots';
+import { picture } from '../support/screenshots';
 
 interface Character {
   id: string;
@@ -126,16 +125,13 @@ test('a GM deploys a hoard hidden, reveals it live, a phone player takes a potio
   await expect(playerCard).toBeVisible({ timeout: 15_000 });
   await expect(playerCard.getByTestId('loot-hidden-badge')).toHaveCount(0);
   await checkPage(player.page, 'loot-party-tab-player', { bothWidths: false });
-  await player.page.screenshot({ path: path.join(screenshotDir, 'loot-party-tab-player-375.png') });
+  await picture(player.page, 'loot-party-tab-player-375.png');
 
   // On the phone the player takes one of the two potions into their pack.
   await playerCard.getByRole('link', { name: `View Loot Contents: ${CHEST}` }).tap();
   await expect(player.page.getByRole('heading', { level: 1, name: CHEST })).toBeVisible();
   await checkPage(player.page, 'loot-instance-player', { bothWidths: false });
-  await player.page.screenshot({
-    path: path.join(screenshotDir, 'loot-instance-player-375.png'),
-    fullPage: true,
-  });
+  await picture(player.page, 'loot-instance-player-375.png', { fullPage: true });
   await player.page.getByRole('button', { name: 'Take Potion of Healing' }).tap();
   const take = player.page.getByRole('dialog', { name: 'Take Potion of Healing' });
   await take.getByRole('textbox', { name: 'Quantity' }).fill('1');

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { checkPage, expectAccessible, expectDialogAccessible } from '../support/a11y';
 import { type NewAccount, newAccount, signUpThroughApi } from '../support/accounts';
 import { addItem, api, upgradeTo } from '../support/api';
 import { expectInventoryOf } from '../support/inventory';
-import { screenshotDir } from '../support/screenshots';
+import { picture } from '../support/screenshots';
 import { dismissToasts } from '../support/toasts';
 
 interface Character {
@@ -121,10 +120,7 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await expect(player.page.getByRole('heading', { level: 1, name: GENERAL_STORE })).toBeVisible();
   await expect(player.page.getByTestId('my-coins')).toHaveText('Your coins: 10 gp');
   await checkPage(player.page, 'shops-instance-player', { bothWidths: false });
-  await player.page.screenshot({
-    path: path.join(screenshotDir, 'shops-instance-player-375.png'),
-    fullPage: true,
-  });
+  await picture(player.page, 'shops-instance-player-375.png', { fullPage: true });
   await stockRow(player.page, 'Backpack').getByRole('button', { name: 'Buy Backpack' }).tap();
   const buyBackpack = player.page.getByRole('dialog', { name: 'Buy Backpack' });
   await expect(buyBackpack.getByTestId('trade-change')).toHaveText('You hand over 2 gp and get 2 sp back.');
@@ -187,10 +183,7 @@ test('a GM deploys the General Store; a player on a phone buys and sells with ch
   await expect(stockRow(player.page, 'Dagger').getByTestId('stock-price')).toHaveText('2 gp 7 sp');
   await player.page.getByRole('tab', { name: 'Sell' }).tap();
   await checkPage(player.page, 'shops-instance-player-sell', { bothWidths: false });
-  await player.page.screenshot({
-    path: path.join(screenshotDir, 'shops-instance-player-sell-375.png'),
-    fullPage: true,
-  });
+  await picture(player.page, 'shops-instance-player-sell-375.png', { fullPage: true });
 
   // What the player carries now, and the ledger: each purchase and sale with its coin movements (2 gp paid
   // and 2 sp back for the backpack, 1 gp for the arrows, 1 gp received for the dagger).
@@ -484,5 +477,5 @@ test('at a desktop, a player drags from the shop into their pack to buy and onto
   await dismissToasts(page);
   await page.mouse.move(0, 0);
   await expectAccessible(page, 'shops-workspace-dual');
-  await page.screenshot({ path: path.join(screenshotDir, 'shops-workspace-dual-1280.png'), fullPage: true });
+  await picture(page, 'shops-workspace-dual-1280.png', { fullPage: true });
 });

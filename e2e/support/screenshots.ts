@@ -12,6 +12,16 @@ export const screenshotDir = path.resolve(import.meta.dirname, '..', '.output', 
 export const picturesWanted = !process.env.CI || process.env.E2E_SCREENSHOTS === '1';
 
 /**
+ * A picture of the page as it is, written to `file` (under `screenshotDir` unless absolute) when pictures
+ * are wanted (see `picturesWanted`); under CI it takes nothing and checks nothing, like the pictures of
+ * `checkPage`. The specs' own pictures (a dialog, a menu, a bottom sheet) go through it.
+ */
+export async function picture(page: Page, file: string, { fullPage = false } = {}) {
+  if (!picturesWanted) return;
+  await page.screenshot({ path: path.resolve(screenshotDir, file), fullPage });
+}
+
+/**
  * A full-page screenshot (see `picturesWanted`) of the current page at phone (375 px) and desktop (1280 px) widths; at 375 px the
  * page must not be wider than the screen (a table or a code may scroll inside its own box, the page not).
  */
