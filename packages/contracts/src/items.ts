@@ -151,8 +151,9 @@ export function normaliseTags(input: string | readonly string[]): string[] {
 }
 
 /** spec/02 §3 "tags (entered comma-separated)": an array of strings or one comma-separated string. */
+// The list is not capped before it is normalised: 51 tags are told "at most 50 tags", not "a list of words".
 const tagsInput = z
-  .union([z.array(tagText()).max(50), text().max(2000)], {
+  .union([z.array(tagText()), text().max(2000)], {
     error: 'Tags must be a list of words or a comma-separated string',
   })
   .transform(normaliseTags)

@@ -1164,6 +1164,19 @@ describe('search/items', () => {
   });
 });
 
+describe('tags of a template', () => {
+  it('are at most 50, said as such when sent as a list', async () => {
+    const user = await createUser(ctx);
+    const tags = Array.from({ length: 51 }, (_, i) => `t${i}`);
+    const response = await call('POST', '/item_templates', user, { item_template: { name: 'Edge', tags } });
+    expect(response.statusCode).toBe(422);
+    expect(body(response).error.details).toContainEqual({
+      field: 'item_template.tags',
+      message: 'A template can have at most 50 tags',
+    });
+  });
+});
+
 describe('unpriced templates (the SRD gives them no price) in value filters and sorts', () => {
   const isUnpriced = (t: ItemTemplate) => t.metadata.priced === false;
   const names = (templates: ItemTemplate[]) => templates.map((t) => t.name);
