@@ -72,13 +72,68 @@ function foldedPattern(term: string): string {
   return pattern;
 }
 
-/** Where in the text a term is to be found. */
-export type FoldedMatch = 'anywhere' | 'start' | 'whole';
+/**
+ * The characters that end a word, in both engines alike: ASCII other than letters and digits, the no-break
+ * space, ¡ « » ¿, general punctuation (dashes, curly quotes, …) and the ideographic space, comma and full
+ * stop. (PostgreSQL's own classes, [[:alnum:]], know only ASCII under PGlite's C locale.)
+ */
+const wordSeparatorRanges: [number, number][] = [
+  [0x01, 0x2f],
+  [0x3a, 0x40],
+  [0x5b, 0x60],
+  [0x7b, 0x7f],
+  [0xa0, 0xa1],
+  [0xab, 0xab],
+  [0xbb, 0xbb],
+  [0xbf, 0xbf],
+  [0x2000, 0x206f],
+  [0x3000, 0x3002],
+];
+
+/** True for a character after which a word starts (see wordSeparatorRanges). */
+export function isWordSeparator(character: string): boolean {
+  const code = character.codePointAt(0) ?? 0;
+  return wordSeparatorRanges.some(([first, last]) => code >= first && code <= last);
+}
+
+const wordSeparatorClass = `[${wordSeparatorRanges
+  .map(([first, last]) =>
+    first === last
+      ? escaped(String.fromCodePoint(first))
+      : `${escaped(String.fromCodePoint(first))}-${escaped(String.fromCodePoint(last))}`,
+  )
+  .join('')}]`;
+
+/** A term in websearch syntax (a "phrase", -a word left out, or): the user's own full-text query. */
+export function usesWebsearchSyntax(term: string): boolean {
+  return (
+    term.includes('"') ||
+    /(^|\s)-/.test(term) ||
+    /(^|[^\p{L}\p{M}\p{N}])or($|[^\p{L}\p{M}\p{N}])/iu.test(term)
+  );
+}
+
+/**
+ * The words a search looks for, as typed: its runs of letters (with their marks) and digits, so that
+ * "Kılıç, janissary" is "Kılıç" and "janissary", and "half-plate" "half" and "plate". A term without any
+ * ("%", "+++") is one word, itself. A term in websearch syntax has none: it is searched as written.
+ */
+export function searchWords(term: string): string[] {
+  if (usesWebsearchSyntax(term)) return [];
+  const words = term.match(/[\p{L}\p{M}\p{N}]+/gu);
+  if (words) return words;
+  const whole = term.trim();
+  return whole === '' ? [] : [whole];
+}
+
+/** Where in the text a term is to be found: the start of a word is the text's start or after a separator. */
+export type FoldedMatch = 'anywhere' | 'start' | 'whole' | 'word-start';
 
 /** The regex for `term` in a text, as `foldForSearch(text)` holds `foldForSearch(term)` there. */
 export function foldedRegex(term: string, where: FoldedMatch = 'anywhere'): string {
   const pattern = foldedPattern(term);
   if (where === 'whole') return `^${pattern}$`;
+  if (where === 'word-start') return `(^|${wordSeparatorClass})${pattern}`;
   return where === 'start' ? `^${pattern}` : pattern;
 }
 

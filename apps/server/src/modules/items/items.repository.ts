@@ -25,7 +25,7 @@ import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { lootInstances } from '../../db/schema/loot.js';
 import { parties } from '../../db/schema/parties.js';
 import { shopInstances } from '../../db/schema/shops.js';
-import { foldedMatch } from '../../lib/search-fold.js';
+import { foldedMatch, foldedRegex, searchWords } from '../../lib/search-fold.js';
 import { unitWeight } from '../inventory/inventory.repository.js';
 import type { SystemTemplate } from './items.catalogue.js';
 
@@ -125,7 +125,9 @@ export type ListScope =
 
 export interface ListFilter extends RangeFilter {
   scope: ListScope;
-  search?: string;
+  /** As SearchFilter's: the same rule (textCondition). */
+  term?: string;
+  spellings?: string[];
   tag?: string;
   category?: string;
   minRating?: number;
@@ -194,29 +196,63 @@ function ordered(column: SQL | typeof itemTemplates.name, direction: 'asc' | 'de
   ];
 }
 
+/** The tags, one a line, as the search reads them: a word never spans two. */
+const tagLines = sql`array_to_string(${itemTemplates.tags}, E'\n')`;
+
 /**
- * One spelling of a search term: its tsquery (websearch syntax, or the start of the name's words), its
- * part-of-name pattern, and how a name meets it, best first: the name itself; the name's first word(s)
- * ("Gold" in "Gold piece", not in "Golden Lions"); the start of the name; the start of its words ("heal" in
- * "Potion of Healing"); anywhere in it; elsewhere (description, tags), ranked by ts_rank alone.
+ * One spelling of a search term (the term or one of its other spellings): its tsquery (websearch syntax,
+ * or the start of the name's words), its words' match, and how a name meets it, best first: the name
+ * itself; the name's first word(s) ("Gold" in "Gold piece", not in "Golden Lions"); the start of the name;
+ * every word at the start of a word of the name, in any order ("heal potion" in "Potion of Healing"); the
+ * spelling anywhere in the name; every word somewhere in the name; elsewhere (description, tags), ranked
+ * by ts_rank alone. Words and names are compared without case or accents (lib/search-fold).
  */
-function spellingQuery(spelling: string): { query: SQL; contains: SQL; tier: SQL } {
-  const words = spelling.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const namePrefixes = words.map((word) => `${word}:*A`).join(' & ');
+function spellingQuery(spelling: string): { query: SQL; words: SQL; tier: SQL } {
+  const lexemes = spelling.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const namePrefixes = lexemes.map((word) => `${word}:*A`).join(' & ');
   const query = namePrefixes
     ? sql`(websearch_to_tsquery('english', ${spelling}) || to_tsquery('simple', ${namePrefixes}))`
     : sql`websearch_to_tsquery('english', ${spelling})`;
   const name = itemTemplates.name;
-  // Without case or accents (lib/search-fold): "epee" meets "Épée" as "Épée" would.
-  const contains = foldedMatch(name, spelling);
+  const words = searchWords(spelling);
+  const every = (condition: (word: string) => SQL) =>
+    words.length === 0 ? sql`false` : sql`(${sql.join(words.map(condition), sql` and `)})`;
   const tier = sql`(case
-        when ${foldedMatch(name, spelling, 'whole')} then 5
-        when ${foldedMatch(name, `${spelling} `, 'start')} or ${foldedMatch(name, `${spelling},`, 'start')} then 4
-        when ${foldedMatch(name, spelling, 'start')} then 3
-        when ${namePrefixes ? sql`${itemTemplates.searchVector} @@ to_tsquery('simple', ${namePrefixes})` : sql`false`} then 2
-        when ${contains} then 1
+        when ${foldedMatch(name, spelling, 'whole')} then 6
+        when ${foldedMatch(name, `${spelling} `, 'start')} or ${foldedMatch(name, `${spelling},`, 'start')} then 5
+        when ${foldedMatch(name, spelling, 'start')} then 4
+        when ${every((word) => foldedMatch(name, word, 'word-start'))} then 3
+        when ${foldedMatch(name, spelling)} then 2
+        when ${every((word) => foldedMatch(name, word))} then 1
         else 0 end)`;
-  return { query, contains, tier };
+  return { query, words: every(wordMatch), tier };
+}
+
+/** One word of a search, without case or accents, in the name, the description or a tag. */
+function wordMatch(word: string): SQL {
+  return sql`(${foldedMatch(itemTemplates.name, word)} or ${foldedMatch(itemTemplates.description, word)} or ${foldedMatch(tagLines, word)})`;
+}
+
+/**
+ * The one rule of both template searches (item_templates and search/items; contracts `searchTermRule`):
+ * for the term or one of its other spellings, every word of it somewhere in the name, description or
+ * tags, without case or accents and in any order; or its English full-text query over the name and
+ * description (websearch syntax: "phrases", -not, or; stemmed words: "swords" meets "sword").
+ */
+function textCondition(spellings: ReturnType<typeof spellingQuery>[]): SQL {
+  const query = sql`(${sql.join(
+    spellings.map((spelling) => spelling.query),
+    sql` || `,
+  )})`;
+  return sql`(${itemTemplates.searchVector} @@ ${query} or ${sql.join(
+    spellings.map((spelling) => spelling.words),
+    sql` or `,
+  )})`;
+}
+
+/** A tag among the template's, without case or accents ("ISLAK" is the tag "ıslak"). */
+function tagCondition(tag: string): SQL {
+  return sql`exists (select 1 from unnest(${itemTemplates.tags}) as tag where tag ~ ${foldedRegex(tag, 'whole')})`;
 }
 
 export const itemsRepository = {
@@ -377,16 +413,9 @@ export const itemsRepository = {
 
   async list(db: Executor, filter: ListFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
     const conditions: (SQL | undefined)[] = [isNull(itemTemplates.deletedAt), scopeCondition(filter.scope)];
-    if (filter.search) {
-      conditions.push(
-        or(
-          foldedMatch(itemTemplates.name, filter.search),
-          foldedMatch(itemTemplates.description, filter.search),
-          foldedMatch(sql`array_to_string(${itemTemplates.tags}, ' ')`, filter.search),
-        ),
-      );
-    }
-    if (filter.tag) conditions.push(arrayContains(itemTemplates.tags, [filter.tag]));
+    if (filter.term)
+      conditions.push(textCondition([filter.term, ...(filter.spellings ?? [])].map(spellingQuery)));
+    if (filter.tag) conditions.push(tagCondition(filter.tag));
     if (filter.category) conditions.push(categoryCondition(filter.category));
     if (filter.minRating !== undefined) conditions.push(gte(itemTemplates.rating, filter.minRating));
     conditions.push(...rangeConditions(filter));
@@ -401,15 +430,15 @@ export const itemsRepository = {
   },
 
   /**
-   * spec/02 §7 search/items over public templates. A term matches the full-text vector in websearch
-   * syntax (words, "phrases", -not, or), or word by word the start of words of the name (`long:*A`, A
-   * being the name's weight in search_vector: "long" finds "Longsword", "potion heal" "Potion of
-   * Healing"), or a part of the name ("sword" finds "Longsword"). Its other spellings (items.search-terms:
-   * "arrow" for "arrows", "shortsword" for "short sword", "gold piece" for "gp") match the same ways, as
-   * if typed too. The tsquery uses the GIN index; the part-of-name match scans the public rows (a pg_trgm
-   * index would serve it: see the bench).
-   * Relevance: how the name meets the term or the spelling it meets best (exactly, as its first word, at
-   * its start, at a word's start, anywhere), then the shorter name, then ts_rank.
+   * spec/02 §7 search/items over public templates, by the rule item_templates follows too (textCondition):
+   * every word of the term in the name, description or tags, without case or accents and in any order, or
+   * its full-text query in websearch syntax (words, "phrases", -not, or), or word by word the start of
+   * words of the name (`long:*A`). Its other spellings (items.search-terms: "arrow" for "arrows",
+   * "shortsword" for "short sword", "gold piece" for "gp") match the same ways, as if typed too. The tsquery
+   * uses the GIN index; the words' match scans the public rows. This is the reference of the in-memory
+   * index (items.search-index), which answers the requests.
+   * Relevance: how the name meets the term or the spelling it meets best (spellingQuery), then the
+   * shorter name, then ts_rank.
    */
   async search(db: Executor, filter: SearchFilter): Promise<{ rows: ItemTemplateView[]; total: number }> {
     const conditions: (SQL | undefined)[] = [
@@ -424,9 +453,7 @@ export const itemsRepository = {
         spellings.map((spelling) => spelling.query),
         sql` || `,
       )})`;
-      conditions.push(
-        or(sql`${itemTemplates.searchVector} @@ ${query}`, ...spellings.map((spelling) => spelling.contains)),
-      );
+      conditions.push(textCondition(spellings));
       const tier = sql`greatest(${sql.join(
         spellings.map((spelling) => spelling.tier),
         sql`, `,
@@ -439,8 +466,7 @@ export const itemsRepository = {
         sql`ts_rank(${itemTemplates.searchVector}, ${query}) desc`,
       ];
     }
-    if (filter.tags && filter.tags.length > 0)
-      conditions.push(arrayContains(itemTemplates.tags, filter.tags));
+    for (const tag of filter.tags ?? []) conditions.push(tagCondition(tag));
     if (filter.category) conditions.push(categoryCondition(filter.category));
     if (filter.rarity) conditions.push(sql`lower(${itemTemplates.metadata}->>'rarity') = ${filter.rarity}`);
     conditions.push(...rangeConditions(filter));

@@ -31,6 +31,19 @@ beforeAll(async () => {
     metadata: { rarity: pick(['common', 'rare']), ...(i % 9 === 0 ? { priced: false } : {}) },
   }));
   await ctx.database.db.insert(itemTemplates).values(rows);
+  // Accents, Turkish letters and words in other orders, in names, descriptions and tags.
+  await ctx.database.db
+    .insert(itemTemplates)
+    .values(
+      [
+        { name: 'Naïve Dagger' },
+        { name: 'Kılıç of the Janissary', description: 'A Rusty blade from İstanbul' },
+        { name: 'Épée de Café', description: 'Accent test Épée de Café' },
+        { name: 'Plain Anvil', description: 'Forged in Kraków, by the river', tags: ['ıslak', 'légendaire'] },
+        { name: 'Half-Plate «Naïve»', description: 'dagger' },
+        { name: 'İSTANBUL Ring', tags: ['Islak'] },
+      ].map((row) => ({ visibility: 'public' as const, ...row })),
+    );
 });
 afterAll(async () => ctx.close());
 
@@ -86,6 +99,27 @@ const filters: Partial<SearchFilter>[] = [
   { term: 'ring', minValueCp: 0 },
   { sort: 'name', direction: 'asc', minValueCp: 0, page: 2 },
   { sort: 'value', direction: 'desc', maxValueCp: 5000 },
+  // Every word, in any order, without case or accents, in the name, description or tags.
+  { term: 'dagger naive' },
+  { term: 'DAGGER NAÏVE' },
+  { term: 'kilic janissary' },
+  { term: 'istanbul rusty' },
+  { term: 'istanbul' },
+  { term: 'krakow' },
+  { term: 'cafe test' },
+  { term: 'islak' },
+  { term: 'storms rusty' },
+  { term: 'nights long' },
+  { term: 'blade 1' },
+  { term: 'river' },
+  { term: 'ri' },
+  { term: 'plate half' },
+  { term: '« naive »' },
+  { term: 'sword -long' },
+  { term: 'kilic, janissary', spellings: ['naive dagger'] },
+  { term: 'dagger naive', sort: 'name', direction: 'asc' },
+  { term: 'ring', tags: ['ISLAK'] },
+  { sort: 'name', direction: 'asc', tags: ['LEGENDAIRE', 'islak'] },
 ];
 
 describe('the in-memory search index', () => {

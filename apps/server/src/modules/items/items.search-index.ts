@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { itemTemplates } from '../../db/schema/items.js';
-import { foldForSearch } from '../../lib/search-fold.js';
+import { foldForSearch, isWordSeparator, searchWords } from '../../lib/search-fold.js';
 import {
   type ItemTemplateView,
   itemsRepository,
@@ -34,6 +34,8 @@ interface Entry {
   /** NaN for a template marked `priced: false`: no value range holds it, and value orders put it last. */
   valueCp: number;
   tags: Set<string>;
+  /** The tags as searches compare them (lib/search-fold): the tags filter. */
+  foldedTags: Set<string>;
   /** Lexemes in PostgreSQL's order (byte order), and their positions. */
   lexemes: string[];
   vector: Map<string, Positions>;
@@ -340,8 +342,13 @@ type SortKey = 'name' | 'value' | 'weight';
 
 const GENERATION = sql`select n::text as generation from item_template_generation where id = 1`;
 
-/** The mark of an entry whose folded name holds the term or one of its spellings. */
-const NAME_MATCH = 2;
+/** The mark of an entry holding every word of the term or of one of its spellings (textCondition). */
+const WORDS_MATCH = 2;
+
+/** #wordMarks' bits: the word in the name, at the start of a word of the name, in the description or tags. */
+const IN_NAME = 1;
+const AT_WORD_START = 2;
+const IN_TEXT = 4;
 
 /** The entries holding one lexeme, with their positions and the weights they carry (a 1 << weight mask). */
 interface Posting {
@@ -391,6 +398,9 @@ export class TemplateSearchIndex {
   #nameStarts = new Int32Array(0);
   /** Each entry's nameLength, by entry: ranking reads it without touching the entries. */
   #nameLengths = new Int32Array(0);
+  /** Every entry's folded description and tags (one a line), in entry order, joined by newlines. */
+  #texts = '';
+  #textStarts = new Int32Array(0);
 
   constructor(private readonly db: Executor) {}
 
@@ -398,7 +408,7 @@ export class TemplateSearchIndex {
     const spellings = filter.term === undefined ? [] : [filter.term, ...(filter.spellings ?? [])];
     const key = JSON.stringify(spellings);
     // PostgreSQL's parse of a term depends on its spellings only: a repeated one reads just the counter.
-    const known = spellings.length === 0 ? { query: null, nameQueries: [] } : this.#queries.get(key);
+    const known = spellings.length === 0 ? { query: null } : this.#queries.get(key);
     if (known !== undefined) {
       const counter = await this.db.execute(GENERATION);
       const generation = (counter as unknown as { rows: { generation: string }[] }).rows[0]?.generation;
@@ -409,32 +419,16 @@ export class TemplateSearchIndex {
       const words = spelling.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
       const prefixes = words.map((word) => `${word}:*A`).join(' & ');
       return prefixes
-        ? {
-            query: sql`(websearch_to_tsquery('english', ${spelling}) || to_tsquery('simple', ${prefixes}))`,
-            nameQuery: sql`to_tsquery('simple', ${prefixes})::text`,
-          }
-        : { query: sql`websearch_to_tsquery('english', ${spelling})`, nameQuery: sql`null::text` };
+        ? sql`(websearch_to_tsquery('english', ${spelling}) || to_tsquery('simple', ${prefixes}))`
+        : sql`websearch_to_tsquery('english', ${spelling})`;
     });
-    const query =
-      parts.length === 0
-        ? sql`null::text`
-        : sql`(${sql.join(
-            parts.map((part) => part.query),
-            sql` || `,
-          )})::text`;
-    const nameQueries =
-      parts.length === 0
-        ? sql`array[]::text[]`
-        : sql`array[${sql.join(
-            parts.map((part) => part.nameQuery),
-            sql`, `,
-          )}]`;
+    const query = parts.length === 0 ? sql`null::text` : sql`(${sql.join(parts, sql` || `)})::text`;
     const result = await this.db.execute<{ generation: string } & ParsedTerm>(
-      sql`select n::text as generation, ${query} as query, ${nameQueries} as "nameQueries" from item_template_generation where id = 1`,
+      sql`select n::text as generation, ${query} as query from item_template_generation where id = 1`,
     );
     const row = (result as unknown as { rows: ({ generation: string } & ParsedTerm)[] }).rows[0];
     if (!row) return itemsRepository.search(this.db, filter);
-    const parsedTerm = { query: row.query, nameQueries: row.nameQueries };
+    const parsedTerm = { query: row.query };
     if (spellings.length > 0) {
       if (this.#queries.size >= 1000) this.#queries.clear();
       this.#queries.set(key, parsedTerm);
@@ -448,21 +442,15 @@ export class TemplateSearchIndex {
     term: ParsedTerm,
   ): Promise<{ rows: ItemTemplateView[]; total: number }> {
     let parsed: QueryNode | undefined;
-    let nameWords: (QueryNode | undefined)[];
     try {
       parsed = term.query ? parseTsquery(term.query) : undefined;
       if (parsed) checkPhrases(parsed);
-      nameWords = term.nameQueries.map((nameQuery) => {
-        const words = nameQuery ? parseTsquery(nameQuery) : undefined;
-        if (words) checkPhrases(words);
-        return words;
-      });
     } catch (error) {
       if (error instanceof Unsupported) return itemsRepository.search(this.db, filter);
       throw error;
     }
     if (generation !== this.#generation) await this.#reload(generation);
-    return this.#answer(filter, parsed, nameWords);
+    return this.#answer(filter, parsed);
   }
 
   #reload(generation: string): Promise<void> {
@@ -506,6 +494,7 @@ export class TemplateSearchIndex {
             ? Number.NaN
             : template.baseValue * (copperPer[template.currency] ?? 1),
         tags: new Set(template.tags),
+        foldedTags: new Set(template.tags.map(foldForSearch)),
         lexemes: [...parsed.keys()].sort(byteOrder),
         vector: parsed,
       };
@@ -578,6 +567,19 @@ export class TemplateSearchIndex {
     this.#names = Array.from(nameOrder, (index) => entryAt(entries, index).nameFolded).join('\n');
     this.#nameStarts = starts;
     this.#nameLengths = Int32Array.from(entries, (entry) => entry.nameLength);
+    // The descriptions and tags, folded, in entry order: one native scan finds a word in all of them.
+    const texts = entries.map(
+      ({ view: { template } }) =>
+        `${foldForSearch(template.description)}\n${template.tags.map(foldForSearch).join('\n')}`,
+    );
+    const textStarts = new Int32Array(entries.length);
+    let textOffset = 0;
+    texts.forEach((text, index) => {
+      textStarts[index] = textOffset;
+      textOffset += text.length + 1;
+    });
+    this.#texts = texts.join('\n');
+    this.#textStarts = textStarts;
     this.#entries = entries;
     this.#tags = new Map();
     this.#columns = {
@@ -637,21 +639,101 @@ export class TemplateSearchIndex {
   }
 
   /**
-   * The entries a term matches: its tsquery (`@@`, bit 1) or a part of the name of one of its spellings
-   * (`name ilike %spelling%`, NAME_MATCH), 0 for neither; and, by spelling, how each name holds it
-   * (#namesHolding).
+   * The entries a term matches: its tsquery (`@@`, bit 1) or every word of one of its spellings in the
+   * name, description or tags (WORDS_MATCH), 0 for neither; and, by spelling, how each name holds the
+   * spelling (#namesHolding) and its words (#wordsHeld).
    */
-  #termMarks(query: QueryNode | undefined, spellings: string[]): { marks: Uint8Array; holds: Uint8Array[] } {
+  #termMarks(
+    query: QueryNode | undefined,
+    spellings: string[],
+  ): { marks: Uint8Array; holds: Uint8Array[]; wordsHeld: Uint8Array[] } {
     const marks = query ? this.#matching(query) : new Uint8Array(this.#entries.length);
-    const holds = spellings.map((spelling) => this.#namesHolding(spelling));
-    for (const held of holds)
-      for (let i = 0; i < held.length; i++) if (held[i]) marks[i] = (marks[i] ?? 0) | NAME_MATCH;
-    return { marks, holds };
+    const holds = spellings.map((spelling) => this.#namesHolding(foldForSearch(spelling)));
+    const wordsHeld = spellings.map((spelling) => this.#wordsHeld(spelling, marks));
+    return { marks, holds, wordsHeld };
+  }
+
+  /**
+   * By entry, how the words of `spelling` (lib/search-fold searchWords) stand in its name: 3 each at the
+   * start of a word of it, 1 each somewhere in it, 0 otherwise; and WORDS_MATCH set in `marks` for the
+   * entries holding each word in the name, description or tags (items.repository's textCondition).
+   */
+  #wordsHeld(spelling: string, marks: Uint8Array): Uint8Array {
+    const n = this.#entries.length;
+    const held = new Uint8Array(n);
+    const words = searchWords(spelling).map(foldForSearch);
+    if (words.length === 0) return held;
+    const perWord = words.map((word) => this.#wordMarks(word));
+    for (let i = 0; i < n; i++) {
+      let all = IN_NAME | AT_WORD_START | IN_TEXT;
+      let found = true;
+      for (const wordMarks of perWord) {
+        const bits = wordMarks[i] ?? 0;
+        all &= bits;
+        if (bits === 0) {
+          found = false;
+          break;
+        }
+      }
+      if (!found) continue;
+      marks[i] = (marks[i] ?? 0) | WORDS_MATCH;
+      held[i] = all & AT_WORD_START ? 3 : all & IN_NAME ? 1 : 0;
+    }
+    return held;
+  }
+
+  /**
+   * By entry, where its folded texts hold `word` (folded): IN_NAME, AT_WORD_START (somewhere in the name
+   * after a word separator or at its start) and IN_TEXT (the description or a tag). Two native scans: the
+   * joined names, every occurrence; the joined descriptions and tags, the first in each entry.
+   */
+  #wordMarks(word: string): Uint8Array {
+    const entries = this.#entries;
+    const marks = new Uint8Array(entries.length);
+    if (word.includes('\n')) {
+      // A word of punctuation that spans lines: the joined texts would join entries; each entry alone.
+      entries.forEach((entry, index) => {
+        const { description, tags } = entry.view.template;
+        let bits = 0;
+        for (let at = entry.nameFolded.indexOf(word); at >= 0; at = entry.nameFolded.indexOf(word, at + 1))
+          bits |=
+            at === 0 || isWordSeparator(entry.nameFolded.charAt(at - 1)) ? IN_NAME | AT_WORD_START : IN_NAME;
+        if (foldForSearch(description).includes(word) || tags.map(foldForSearch).join('\n').includes(word))
+          bits |= IN_TEXT;
+        marks[index] = bits;
+      });
+      return marks;
+    }
+    const names = this.#names;
+    const starts = this.#nameStarts;
+    const order = this.#order('name:asc');
+    let k = 0;
+    for (let found = names.indexOf(word); found >= 0; ) {
+      while (k + 1 < starts.length && (starts[k + 1] ?? 0) <= found) k++;
+      const index = order[k] ?? 0;
+      const atWordStart = found === 0 || isWordSeparator(names.charAt(found - 1));
+      const bits = (marks[index] ?? 0) | (atWordStart ? IN_NAME | AT_WORD_START : IN_NAME);
+      marks[index] = bits;
+      // Once the name holds it at a word's start, nothing more is to be learnt from it.
+      const next =
+        bits & AT_WORD_START && k + 1 < starts.length ? (starts[k + 1] ?? names.length) : found + 1;
+      found = names.indexOf(word, next);
+    }
+    const texts = this.#texts;
+    const textStarts = this.#textStarts;
+    let j = 0;
+    for (let found = texts.indexOf(word); found >= 0; ) {
+      while (j + 1 < textStarts.length && (textStarts[j + 1] ?? 0) <= found) j++;
+      marks[j] = (marks[j] ?? 0) | IN_TEXT;
+      if (j + 1 >= textStarts.length) break;
+      found = texts.indexOf(word, textStarts[j + 1] ?? texts.length);
+    }
+    return marks;
   }
 
   /**
    * By entry, how its folded name holds `term` (the tiers of `nameTier` that need the term in the
-   * name): 5 the name itself, 4 its first word(s), 3 its start, 1 elsewhere in it, 0 not at all. Read off
+   * name): 6 the name itself, 5 its first word(s), 4 its start, 2 elsewhere in it, 0 not at all. Read off
    * the one scan that finds the names, so ranking never compares the names again.
    */
   #namesHolding(term: string): Uint8Array {
@@ -659,7 +741,7 @@ export class TemplateSearchIndex {
     if (term.includes('\n')) {
       this.#entries.forEach((entry, index) => {
         const at = entry.nameFolded.indexOf(term);
-        if (at >= 0) holds[index] = at > 0 ? 1 : heldAtStart(entry.nameFolded.charAt(term.length));
+        if (at >= 0) holds[index] = at > 0 ? 2 : heldAtStart(entry.nameFolded.charAt(term.length));
       });
       return holds;
     }
@@ -681,7 +763,7 @@ export class TemplateSearchIndex {
       const k = low - 1;
       // The first time the name holds the term: at its start if it starts with it.
       holds[order[k] ?? 0] =
-        found > (starts[k] ?? 0) ? 1 : heldAtStart(names.charAt(found + term.length).replace('\n', ''));
+        found > (starts[k] ?? 0) ? 2 : heldAtStart(names.charAt(found + term.length).replace('\n', ''));
       from = k + 1 < starts.length ? (starts[k + 1] ?? names.length) : names.length;
     }
     return holds;
@@ -708,11 +790,11 @@ export class TemplateSearchIndex {
     return ranks;
   }
 
-  /** 1 for the entries carrying the tag; kept per loaded generation. */
+  /** 1 for the entries carrying the tag (folded, lib/search-fold); kept per loaded generation. */
   #tagMarks(tag: string): Uint8Array {
     const known = this.#tags.get(tag);
     if (known) return known;
-    const marks = Uint8Array.from(this.#entries, (entry) => (entry.tags.has(tag) ? 1 : 0));
+    const marks = Uint8Array.from(this.#entries, (entry) => (entry.foldedTags.has(tag) ? 1 : 0));
     if (this.#tags.size >= 256) this.#tags.clear();
     this.#tags.set(tag, marks);
     return marks;
@@ -742,22 +824,17 @@ export class TemplateSearchIndex {
     return found;
   }
 
-  #answer(
-    filter: SearchFilter,
-    query: QueryNode | undefined,
-    nameWords: (QueryNode | undefined)[],
-  ): { rows: ItemTemplateView[]; total: number } {
+  #answer(filter: SearchFilter, query: QueryNode | undefined): { rows: ItemTemplateView[]; total: number } {
     const entries = this.#entries;
     const termLower = filter.term?.toLowerCase();
-    // Names are held without case or accents (lib/search-fold), as the SQL search compares them.
-    const spellings =
-      filter.term === undefined ? [] : [filter.term, ...(filter.spellings ?? [])].map(foldForSearch);
+    // Names and words are compared without case or accents (lib/search-fold), as the SQL search does.
+    const spellings = filter.term === undefined ? [] : [filter.term, ...(filter.spellings ?? [])];
     const termMarks = termLower !== undefined ? this.#termMarks(query, spellings) : undefined;
     const criteria: Criteria = {
       termLower,
       marks: termMarks?.marks,
       tags: filter.tags && filter.tags.length > 0 ? filter.tags : undefined,
-      tagMarks: (filter.tags ?? []).map((tag) => this.#tagMarks(tag)),
+      tagMarks: (filter.tags ?? []).map((tag) => this.#tagMarks(foldForSearch(tag))),
       category: filter.category,
       categoryTag: filter.category !== undefined ? `category:${filter.category}` : undefined,
       rarity: filter.rarity,
@@ -790,8 +867,7 @@ export class TemplateSearchIndex {
       const tiers = new Float64Array(found.length);
       const ranksFound = new Float64Array(found.length);
       const holds = termMarks?.holds ?? [];
-      // Each spelling's name-words query over every template at once, as the postings make it cheap.
-      const wordStarts = nameWords.map((words) => (words ? this.#matching(words) : undefined));
+      const wordsHeld = termMarks?.wordsHeld ?? [];
       const descending = filter.direction === 'desc';
       // Typed arrays only, by entry: the entries themselves are read for an AND or phrase rank alone.
       const nameLengths = this.#nameLengths;
@@ -799,7 +875,7 @@ export class TemplateSearchIndex {
         const index = found[k] ?? 0;
         let tier = 0;
         for (let s = 0; s < spellings.length; s++) {
-          const met = nameTier(holds[s]?.[index] ?? 0, wordStarts[s]?.[index] ?? 0);
+          const met = nameTier(holds[s]?.[index] ?? 0, wordsHeld[s]?.[index] ?? 0);
           if (met > tier) tier = met;
         }
         if (!descending) {
@@ -832,30 +908,27 @@ export class TemplateSearchIndex {
   }
 }
 
-/**
- * What a term is to its parse in PostgreSQL: the whole tsquery (every spelling's, OR-ed), and the
- * name-words part alone of each spelling (the term first).
- */
+/** What a term is to its parse in PostgreSQL: the whole tsquery (every spelling's, OR-ed). */
 type ParsedTerm = {
   query: string | null;
-  nameQueries: (string | null)[];
 };
 
 /**
- * How a name meets the term, as the SQL search's tier: 5 the name itself, 4 its first word(s), 3 its start,
- * 2 the start of its words (`wordStarts`), 1 anywhere in it, 0 elsewhere. `held` is #namesHolding's: how
- * the name holds the term, 0 when it does not (only then can it equal or start with it).
+ * How a name meets the term, as the SQL search's tier (items.repository spellingQuery): 6 the name itself,
+ * 5 its first word(s), 4 its start, 3 every word at the start of a word of it, 2 the term anywhere in it,
+ * 1 every word somewhere in it, 0 elsewhere. `held` is #namesHolding's (how the name holds the term),
+ * `words` #wordsHeld's (how it holds the term's words).
  */
-function nameTier(held: number, wordStarts: number): number {
-  if (held >= 3) return held;
-  if (wordStarts) return 2;
-  return held;
+function nameTier(held: number, words: number): number {
+  if (held >= 4) return held;
+  if (words === 3) return 3;
+  return held || words;
 }
 
 /** The tier of a name that starts with the term, by the character after it ('' at the name's end). */
 function heldAtStart(next: string): number {
-  if (next === '') return 5;
-  return next === ' ' || next === ',' ? 4 : 3;
+  if (next === '') return 6;
+  return next === ' ' || next === ',' ? 5 : 4;
 }
 
 /**

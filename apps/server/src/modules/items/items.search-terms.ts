@@ -8,6 +8,7 @@
  * The spellings come from the words of the seeded catalogue's names, never from a stemmer's guess: a word
  * is made singular, joined to the next or split in two only into words the catalogue uses.
  */
+import { usesWebsearchSyntax } from '../../lib/search-fold.js';
 import { coinTemplates, systemTemplates } from './items.catalogue.js';
 
 /** What the catalogue's names spell: their words, their two-word runs by the run written as one word. */
@@ -79,9 +80,8 @@ function singular(word: string, words: ReadonlySet<string>): string | undefined 
  * query and is left as typed.
  */
 export function otherSpellings(term: string, catalogue: CatalogueSpellings): string[] {
-  if (term.includes('"') || /(^|\s)-/.test(term)) return [];
+  if (usesWebsearchSyntax(term)) return [];
   const typed = wordsOf(term);
-  if (typed.includes('or')) return [];
   const read = typed.map((word) => {
     const coin = catalogue.words.has(word) ? undefined : catalogue.coins.get(word);
     if (coin !== undefined) return coin;

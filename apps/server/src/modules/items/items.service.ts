@@ -78,6 +78,18 @@ interface Actor {
   id: string;
 }
 
+/**
+ * The term of a template search and its other spellings, alike for item_templates and search/items (one
+ * rule: contracts `searchTermRule`). `*` (the spec's default) and an empty box both mean everything; a new
+ * player's "arrows", "short sword" or "gp" is searched in the catalogue's words too.
+ */
+function searchTerm(search: string | undefined): { term?: string; spellings?: string[] } {
+  const term = search?.replace(/\*+$/, '').trim();
+  if (!term) return {};
+  const spellings = otherSpellings(term, seededCatalogueSpellings());
+  return spellings.length > 0 ? { term, spellings } : { term };
+}
+
 /** spec/02 §7 Item templates and search/items; the seeded catalogue of DESIGN §4. */
 export class ItemsService {
   readonly #searchIndex: TemplateSearchIndex;
@@ -98,13 +110,13 @@ export class ItemsService {
 
   async list(userId: string, query: ItemTemplateListQuery) {
     const { rows, total } = await repo.list(this.db, {
+      ...searchTerm(query.search),
       scope: listScope(userId, query),
       page: query.page,
       perPage: query.per_page,
       sort: query.sort,
       direction:
         query.direction ?? (['rating', 'created_at', 'updated_at'].includes(query.sort) ? 'desc' : 'asc'),
-      ...(query.search ? { search: query.search } : {}),
       ...(query.tag ? { tag: query.tag } : {}),
       ...(query.category ? { category: query.category } : {}),
       ...(query.min_rating !== undefined ? { minRating: query.min_rating } : {}),
@@ -118,18 +130,14 @@ export class ItemsService {
   }
 
   async search(userId: string, query: ItemSearchQuery) {
-    // `*` (the spec's default) and an empty box both mean everything.
-    const term = query.search.replace(/\*+$/, '').trim() || undefined;
-    const sort = query.sort ?? (term ? 'relevance' : 'name');
-    // A new player's "arrows", "short sword" or "gp" is searched in the catalogue's words too.
-    const spellings = term ? otherSpellings(term, seededCatalogueSpellings()) : [];
+    const text = searchTerm(query.search);
+    const sort = query.sort ?? (text.term ? 'relevance' : 'name');
     const { rows, total } = await this.#searchIndex.search({
       sort,
       direction: query.direction ?? (sort === 'relevance' ? 'desc' : 'asc'),
       page: query.page,
       perPage: query.per_page,
-      ...(term ? { term } : {}),
-      ...(spellings.length > 0 ? { spellings } : {}),
+      ...text,
       ...(query.tags && query.tags.length > 0 ? { tags: query.tags } : {}),
       ...(query.category ? { category: query.category } : {}),
       ...(query.rarity ? { rarity: query.rarity } : {}),

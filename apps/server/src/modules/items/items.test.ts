@@ -1164,6 +1164,76 @@ describe('search/items', () => {
   });
 });
 
+describe('one search rule for My Items and the marketplace', () => {
+  let author: SignedInUser;
+  beforeAll(async () => {
+    author = await createUser(ctx);
+    await upgrade(ctx, author, 'tier_3');
+    const publicTemplate = (fields: Record<string, unknown>) =>
+      createTemplate(author, { visibility: 'public', ...fields });
+    await publicTemplate({ name: 'Naïve Dagger' });
+    await publicTemplate({ name: 'Kılıç of the Janissary' });
+    await publicTemplate({ name: 'Épée de Café', description: 'Accent test Épée de Café' });
+    await publicTemplate({ name: 'Plain Anvil', description: 'Forged in Kraków' });
+    await publicTemplate({ name: 'Wet Qoxcloak', tags: ['ıslak', 'légendaire'] });
+    await publicTemplate({ name: 'Plain Box', description: 'Holds a naive dagger' });
+  });
+
+  const mine = async (query: string) => {
+    const response = await call('GET', `/item_templates?per_page=100&${query}`, author);
+    expect(response.statusCode, response.body).toBe(200);
+    return body(response).data.map((t) => t.name);
+  };
+  const marketplace = async (query: string) =>
+    (await search(author, `per_page=50&${query}`)).data
+      .filter((t) => t.creator_id === author.user.id)
+      .map((t) => t.name);
+
+  it('finds every word of the query in any order, in the name, description or tags, without case or accents', async () => {
+    const expected: [string, string[]][] = [
+      ['dagger naive', ['Naïve Dagger', 'Plain Box']],
+      ['DAGGER NAÏVE', ['Naïve Dagger', 'Plain Box']],
+      ['kilic janissary', ['Kılıç of the Janissary']],
+      ['JANISSARY KILIÇ', ['Kılıç of the Janissary']],
+      ['krakow', ['Plain Anvil']],
+      ['forged KRAKÓW', ['Plain Anvil']],
+      ['cafe test', ['Épée de Café']],
+      ['test épée', ['Épée de Café']],
+      ['islak', ['Wet Qoxcloak']],
+      ['legendaire qoxcloak', ['Wet Qoxcloak']],
+      ['dagger qoxcloak', []],
+    ];
+    for (const [term, names] of expected) {
+      const query = `search=${encodeURIComponent(term)}`;
+      expect((await mine(query)).sort(), `item_templates ${term}`).toEqual([...names].sort());
+      expect((await marketplace(query)).sort(), `search/items ${term}`).toEqual([...names].sort());
+    }
+  });
+
+  it('ranks the templates whose name holds the words first in the marketplace', async () => {
+    expect(await marketplace('search=dagger%20naive')).toEqual(['Naïve Dagger', 'Plain Box']);
+  });
+
+  it('filters by tags without case or accents, as the tags are shown', async () => {
+    for (const tag of ['ISLAK', 'Islak', 'ıslak', 'LEGENDAIRE', 'légendaire']) {
+      expect(await marketplace(`tags=${encodeURIComponent(tag)}`), tag).toEqual(['Wet Qoxcloak']);
+      expect(await mine(`tag=${encodeURIComponent(tag)}`), tag).toEqual(['Wet Qoxcloak']);
+    }
+  });
+
+  it('describes the one rule on both search parameters in the OpenAPI document', async () => {
+    const doc = (await ctx.app.inject({ url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, { parameters?: { name: string; description?: string }[] }>>;
+    };
+    const describe = (path: string, name: string) =>
+      doc.paths[path]?.get?.parameters?.find((p) => p.name === name)?.description;
+    const rule = describe('/api/v1/search/items', 'search');
+    expect(rule).toMatch(/every word/i);
+    expect(describe('/api/v1/item_templates', 'search')).toBe(rule);
+    expect(describe('/api/v1/search/items', 'tags')).toMatch(/accents/i);
+  });
+});
+
 describe('tags of a template', () => {
   it('are at most 50, said as such when sent as a list', async () => {
     const user = await createUser(ctx);
