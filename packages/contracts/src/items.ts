@@ -359,9 +359,28 @@ const tagsQuery = z
   })
   .transform(normaliseTags);
 
+/**
+ * search/items' tags, also sent as `tags[]` (PHP and Rails style) or `tag` (item_templates' name for it),
+ * all merged: a filter under another name is not dropped, which would list the whole catalogue.
+ */
+function searchFilters(query: unknown): unknown {
+  const filters = unwrapFilters(query);
+  if (!filters || typeof filters !== 'object') return filters;
+  const { tag, 'tags[]': bracketed, ...rest } = filters as Record<string, unknown>;
+  const given = [rest.tags, bracketed, tag].filter((value) => value !== undefined);
+  if (given.length === 0) return rest;
+  if (given.length === 1) return { ...rest, tags: given[0] };
+  return {
+    ...rest,
+    tags: given.flatMap((value) =>
+      Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value],
+    ),
+  };
+}
+
 /** spec/02 §7 GET search/items: public templates only; spec/02 §9 marketplace pages of 50, default 20. */
 export const itemSearchQuerySchema = z.preprocess(
-  unwrapFilters,
+  searchFilters,
   z.object({
     search: queryText(200).default('*').describe(searchTermRule),
     page: numberInput(z.number().int().min(1)).default(1),
@@ -369,7 +388,9 @@ export const itemSearchQuerySchema = z.preprocess(
     visibility: z.enum(['public'], { error: itemTemplateMessages.searchPublicOnly }).default('public'),
     tags: tagsQuery
       .optional()
-      .describe(`Tags the template must all carry: comma-separated or the key repeated. ${tagFilterRule}`),
+      .describe(
+        `Tags the template must all carry: comma-separated, the key repeated, or \`tags[]\`; \`tag\` is taken too. ${tagFilterRule}`,
+      ),
     category: queryText(60)
       .transform((t) => t.toLowerCase())
       .optional(),

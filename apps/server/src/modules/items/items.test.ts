@@ -1221,6 +1221,14 @@ describe('one search rule for My Items and the marketplace', () => {
     }
   });
 
+  it('takes tags[] and tag for tags on search/items rather than listing everything', async () => {
+    expect(await marketplace('tag=islak')).toEqual(['Wet Qoxcloak']);
+    expect((await search(author, 'tag=islak')).meta.total_count).toBe(1);
+    expect((await search(author, 'tags[]=islak&tags[]=legendaire')).meta.total_count).toBe(1);
+    expect((await search(author, 'tags[]=islak&tags[]=nowhere-tag')).meta.total_count).toBe(0);
+    expect((await search(author, 'tags[]=islak')).meta.total_count).toBe(1);
+  });
+
   it('describes the one rule on both search parameters in the OpenAPI document', async () => {
     const doc = (await ctx.app.inject({ url: '/api/docs/json' })).json() as {
       paths: Record<string, Record<string, { parameters?: { name: string; description?: string }[] }>>;
