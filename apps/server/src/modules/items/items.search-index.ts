@@ -350,6 +350,10 @@ const IN_NAME = 1;
 const AT_WORD_START = 2;
 const IN_TEXT = 4;
 
+/** The words of a folded text (lib/search-fold searchWords' runs), and a word that is one of them. */
+const TEXT_WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const ONE_TEXT_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
+
 /** The entries holding one lexeme, with their positions and the weights they carry (a 1 << weight mask). */
 interface Posting {
   entries: Int32Array;
@@ -401,6 +405,14 @@ export class TemplateSearchIndex {
   /** Every entry's folded description and tags (one a line), in entry order, joined by newlines. */
   #texts = '';
   #textStarts = new Int32Array(0);
+  /**
+   * The words (runs of letters, marks and digits) of the folded descriptions and tags, each once, joined
+   * by newlines, where each starts, and the entries holding each: a word of a search, being such a run,
+   * is in a text only inside one of them, and the vocabulary is a fraction of the texts to scan.
+   */
+  #vocabulary = '';
+  #vocabularyStarts = new Int32Array(0);
+  #vocabularyEntries: Int32Array[] = [];
 
   constructor(private readonly db: Executor) {}
 
@@ -580,6 +592,24 @@ export class TemplateSearchIndex {
     });
     this.#texts = texts.join('\n');
     this.#textStarts = textStarts;
+    const holders = new Map<string, number[]>();
+    texts.forEach((text, index) => {
+      for (const word of text.match(TEXT_WORD) ?? []) {
+        const list = holders.get(word);
+        if (!list) holders.set(word, [index]);
+        else if (list.at(-1) !== index) list.push(index);
+      }
+    });
+    const vocabulary = [...holders.keys()];
+    const vocabularyStarts = new Int32Array(vocabulary.length);
+    let vocabularyOffset = 0;
+    vocabulary.forEach((word, k) => {
+      vocabularyStarts[k] = vocabularyOffset;
+      vocabularyOffset += word.length + 1;
+    });
+    this.#vocabulary = vocabulary.join('\n');
+    this.#vocabularyStarts = vocabularyStarts;
+    this.#vocabularyEntries = vocabulary.map((word) => Int32Array.from(holders.get(word) ?? []));
     this.#entries = entries;
     this.#tags = new Map();
     this.#columns = {
@@ -719,6 +749,19 @@ export class TemplateSearchIndex {
         bits & AT_WORD_START && k + 1 < starts.length ? (starts[k + 1] ?? names.length) : found + 1;
       found = names.indexOf(word, next);
     }
+    if (ONE_TEXT_WORD.test(word)) {
+      const vocabulary = this.#vocabulary;
+      const vocabularyStarts = this.#vocabularyStarts;
+      let v = 0;
+      for (let found = vocabulary.indexOf(word); found >= 0; ) {
+        while (v + 1 < vocabularyStarts.length && (vocabularyStarts[v + 1] ?? 0) <= found) v++;
+        for (const index of this.#vocabularyEntries[v] ?? []) marks[index] = (marks[index] ?? 0) | IN_TEXT;
+        if (v + 1 >= vocabularyStarts.length) break;
+        found = vocabulary.indexOf(word, vocabularyStarts[v + 1] ?? vocabulary.length);
+      }
+      return marks;
+    }
+    // A word of punctuation ("%"): the texts themselves.
     const texts = this.#texts;
     const textStarts = this.#textStarts;
     let j = 0;
