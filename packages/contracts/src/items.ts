@@ -312,17 +312,6 @@ const idFilter = text()
   });
 
 /**
- * The one rule of both template searches, item_templates (one's own) and search/items (the public
- * catalogue), as their OpenAPI documents say.
- */
-const searchTermRule =
-  'Finds the templates holding every word of the search, in any order, in the name, description or tags, without regard to case or accents (Turkish ı/İ included): "dagger naive" finds "Naïve Dagger", "krakow" a description that says "Kraków", and a word may be part of a longer one ("sword" finds "Longsword"). The English full-text search of the name and description finds more: other forms of a word ("swords" finds "sword"). A search with "quoted phrases", -word (left out) or `or` is a full-text query, searched as written (with case and accents). Plain words are also read in the catalogue\'s spellings ("arrows" → "arrow", "gp" → "gold piece"). A trailing * or an empty search finds everything. search/items ranks first the templates whose name holds the search (the whole name, its first words, its start, every word at a word\'s start, the search in it, every word in it), the shorter name first, then by full-text rank; item_templates is ordered by `sort`.';
-
-/** How the tag filters of both template searches compare a tag. */
-const tagFilterRule =
-  'Compared without regard to case or accents, as a tag is shown: "ISLAK" finds the tag "ıslak", "legendaire" "légendaire".';
-
-/**
  * spec/02 §7 GET item_templates. Without `visibility` the list is my own templates; with
  * visibility=public it is every public template (mine, other people's and the catalogue).
  */
@@ -331,11 +320,10 @@ export const itemTemplateListQuerySchema = z.preprocess(
   z.object({
     page: numberInput(z.number().int().min(1)).default(1),
     per_page: numberInput(z.number().int().min(1).max(100)).default(20),
-    search: queryText(200).optional().describe(searchTermRule),
+    search: queryText(200).optional(),
     tag: queryText(60)
       .transform((t) => t.toLowerCase())
-      .optional()
-      .describe(`One tag the template carries. ${tagFilterRule}`),
+      .optional(),
     category: queryText(60)
       .transform((t) => t.toLowerCase())
       .optional(),
@@ -359,38 +347,15 @@ const tagsQuery = z
   })
   .transform(normaliseTags);
 
-/**
- * search/items' tags, also sent as `tags[]` (PHP and Rails style) or `tag` (item_templates' name for it),
- * all merged: a filter under another name is not dropped, which would list the whole catalogue.
- */
-function searchFilters(query: unknown): unknown {
-  const filters = unwrapFilters(query);
-  if (!filters || typeof filters !== 'object') return filters;
-  const { tag, 'tags[]': bracketed, ...rest } = filters as Record<string, unknown>;
-  const given = [rest.tags, bracketed, tag].filter((value) => value !== undefined);
-  if (given.length === 0) return rest;
-  if (given.length === 1) return { ...rest, tags: given[0] };
-  return {
-    ...rest,
-    tags: given.flatMap((value) =>
-      Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value],
-    ),
-  };
-}
-
 /** spec/02 §7 GET search/items: public templates only; spec/02 §9 marketplace pages of 50, default 20. */
 export const itemSearchQuerySchema = z.preprocess(
-  searchFilters,
+  unwrapFilters,
   z.object({
-    search: queryText(200).default('*').describe(searchTermRule),
+    search: queryText(200).default('*'),
     page: numberInput(z.number().int().min(1)).default(1),
     per_page: numberInput(z.number().int().min(1).max(50)).default(20),
     visibility: z.enum(['public'], { error: itemTemplateMessages.searchPublicOnly }).default('public'),
-    tags: tagsQuery
-      .optional()
-      .describe(
-        `Tags the template must all carry: comma-separated, the key repeated, or \`tags[]\`; \`tag\` is taken too. ${tagFilterRule}`,
-      ),
+    tags: tagsQuery.optional(),
     category: queryText(60)
       .transform((t) => t.toLowerCase())
       .optional(),

@@ -16,6 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { typedJsonResponse } from '../../lib/typed-json-response.js';
 import { requireAuth } from '../../plugins/auth.js';
+import { withTagAliases } from './items.search-query.js';
 import type { ItemsService } from './items.service.js';
 
 const params = z.object({ id: entityId(itemTemplateMessages.notFound) });
@@ -131,6 +132,10 @@ export async function itemsRoutes(app: FastifyInstance, options: { items: ItemsS
     {
       // Issue 13 §3: toTemplateJson builds each row to the contract's type; zod does not walk them again.
       ...typedJsonResponse,
+      // `tags[]` and `tag` are `tags` (items.search-query), before the query is validated.
+      preValidation: async (request) => {
+        request.query = withTagAliases(request.query) as typeof request.query;
+      },
       schema: {
         tags,
         summary: 'Search public item templates (the marketplace)',
