@@ -234,7 +234,7 @@ function wordMatch(word: string): SQL {
 }
 
 /**
- * The one rule of both template searches (item_templates and search/items; contracts `searchTermRule`):
+ * The one rule of both template searches (item_templates and search/items; its words: items.search-query `searchTermRule`):
  * for the term or one of its other spellings, every word of it somewhere in the name, description or
  * tags, without case or accents and in any order; or its English full-text query over the name and
  * description (websearch syntax: "phrases", -not, or; stemmed words: "swords" meets "sword").

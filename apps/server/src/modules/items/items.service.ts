@@ -80,7 +80,7 @@ interface Actor {
 
 /**
  * The term of a template search and its other spellings, alike for item_templates and search/items (one
- * rule: contracts `searchTermRule`). `*` (the spec's default) and an empty box both mean everything; a new
+ * rule: items.search-query `searchTermRule`). `*` (the spec's default) and an empty box both mean everything; a new
  * player's "arrows", "short sword" or "gp" is searched in the catalogue's words too.
  */
 function searchTerm(search: string | undefined): { term?: string; spellings?: string[] } {
