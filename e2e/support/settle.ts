@@ -2,14 +2,20 @@ import type { Page } from '@playwright/test';
 
 /**
  * Waits for fonts and for finite CSS transitions and animations (a modal fading in, the navbar
- * sliding) to end. Infinite ones (loaders, the live indicator's pulse) never finish, so they are left.
+ * sliding) to end. Infinite ones (loaders, the live indicator's pulse) never finish, so they are left,
+ * and so are scroll-driven ones (a wide table's edge shadows): they run on a scroll timeline, not on
+ * time, and finish only when the table is scrolled to its end.
  */
 export async function settleAnimations(page: Page) {
   await page.evaluate(async () => {
     await document.fonts.ready;
     const finite = document
       .getAnimations()
-      .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY);
+      .filter(
+        (animation) =>
+          animation.timeline === document.timeline &&
+          animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY,
+      );
     await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
   });
 }
