@@ -219,6 +219,38 @@ test.describe('desktop with a touch screen', () => {
   });
 });
 
+test('a drag over a container with no room for the item says so before the drop, and nothing moves', async ({
+  page,
+}) => {
+  const { character, saddlebag } = await setUp(page, 'packrat');
+  await api(page, 'PATCH', `/containers/${saddlebag.id}`, { container: { max_weight: 2 } });
+  await addItem(page, character.primary_container_id, 'Longsword', 1);
+
+  await page.goto(`/containers/${character.primary_container_id}`);
+  await expectInventoryOf(page, 'Tamsin Reed');
+  await page.getByText('Dual', { exact: true }).click();
+  const left = page.getByTestId('panel-left');
+  const right = page.getByTestId('panel-right');
+  await expect(right.getByRole('combobox', { name: 'Source' })).toHaveValue(/^Saddlebag /);
+  const sword = left.getByRole('button', { name: 'Longsword, quantity 1' });
+  await sword.focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  // A 3 lb sword over a 2 lb saddlebag: the outline, its legend and the screen reader say it will not fit.
+  const refusal = 'Item(s) would exceed weight limit (3 lbs each, only 2 lbs left)';
+  await expect(right).toHaveAttribute('data-drop-over', 'full');
+  await expect(right.getByTestId('drop-no-room')).toHaveText(refusal);
+  await expect(page.locator('[id^="DndLiveRegion"]')).toHaveText(
+    `Longsword is over Saddlebag (Tamsin Reed). ${refusal}`,
+  );
+  await expectAccessible(page, 'drag over a full container');
+  await picture(page, 'inventory-drag-over-full-1280.png');
+  await page.keyboard.press('Escape');
+  await expect(right.getByTestId('drop-no-room')).toBeHidden();
+  await expect(sword).toBeVisible();
+  expect(await transfers(page, character.id)).toEqual([]);
+});
+
 test('a keyboard user reaches the items in a few keys, sees where the focus is, and moves an item with "Move to..."', async ({
   page,
 }) => {

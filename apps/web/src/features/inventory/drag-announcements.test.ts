@@ -9,6 +9,7 @@ const gold: DraggedItem = {
   containerId: 'backpack',
   quantity: 25,
   name: 'Gold piece',
+  weight: 0.02,
 };
 const rope: DraggedTemplate = {
   kind: 'template',
@@ -61,5 +62,19 @@ describe('drag announcements', () => {
       'Rope, hempen (50 feet) was dropped outside the panels.',
     );
     expect(draggedName(undefined)).toBe('The item');
+  });
+
+  it('add what a drop there would meet: a container with no room for the item', () => {
+    const full = dragAnnouncements(
+      () => 'Party Stash',
+      (dragged, zone) =>
+        dragged === gold && zone === stashZone ? 'Item(s) would exceed weight limit (no room left)' : null,
+    );
+    expect(full.onDragOver({ active: active(gold), over: over(stashZone) })).toBe(
+      'Gold piece is over Party Stash. Item(s) would exceed weight limit (no room left)',
+    );
+    expect(full.onDragOver({ active: active(rope), over: over(stashZone) })).toBe(
+      'Rope, hempen (50 feet) is over Party Stash.',
+    );
   });
 });

@@ -24,18 +24,25 @@ export function draggedName(data: unknown): string {
   return 'The item';
 }
 
-/** Announcements naming the dragged item and the panel it is over, as the workspace calls it (`zoneName`). */
-export function dragAnnouncements(zoneName: (zone: DropZone) => string): Announcements {
+/**
+ * Announcements naming the dragged item and the panel it is over, as the workspace calls it (`zoneName`),
+ * and what a drop there would meet (`warningOver`: a container with no room for it).
+ */
+export function dragAnnouncements(
+  zoneName: (zone: DropZone) => string,
+  warningOver: (dragged: unknown, over: unknown) => string | null = () => null,
+): Announcements {
   const where = (data: unknown) => {
     const zone = asDropZone(data);
     return zone ? zoneName(zone) : 'the other panel';
   };
   return {
     onDragStart: ({ active }) => `Picked up ${draggedName(active.data.current)}.`,
-    onDragOver: ({ active, over }) =>
-      over
-        ? `${draggedName(active.data.current)} is over ${where(over.data.current)}.`
-        : `${draggedName(active.data.current)} is no longer over a panel.`,
+    onDragOver: ({ active, over }) => {
+      if (!over) return `${draggedName(active.data.current)} is no longer over a panel.`;
+      const warning = warningOver(active.data.current, over.data.current);
+      return `${draggedName(active.data.current)} is over ${where(over.data.current)}.${warning ? ` ${warning}` : ''}`;
+    },
     onDragEnd: ({ active, over }) =>
       over
         ? `${draggedName(active.data.current)} was dropped on ${where(over.data.current)}.`

@@ -1,7 +1,7 @@
 import { inventoryMessages, shopMessages } from '@haversack/contracts';
 import { describe, expect, it } from 'vitest';
 import type { DraggedShopItem } from '../shops/components/shop-source-view';
-import { dropElsewhere, planDrop, sellElsewhere } from './drop-plan';
+import { dropElsewhere, noRoomFor, planDrop, sellElsewhere } from './drop-plan';
 import { buildContainer, buildPartyStash } from './test/inventory-fixtures';
 import type { DraggedItem, DraggedLootItem, DraggedTemplate, DropZone } from './workspace-types';
 
@@ -11,6 +11,7 @@ const myItem: DraggedItem = {
   containerId: 'backpack',
   quantity: 20,
   name: 'Arrow',
+  weight: 0.05,
 };
 const template: DraggedTemplate = {
   kind: 'template',
@@ -27,6 +28,7 @@ const lootItem: DraggedLootItem = {
   itemId: 'loot-stack-1',
   name: 'Longsword',
   quantity: 2,
+  weight: 3,
 };
 const shopItem: DraggedShopItem = {
   kind: 'shop-item',
@@ -37,6 +39,7 @@ const shopItem: DraggedShopItem = {
   quantity: 5,
   shelf: 'rope:Rope:100',
   unitCp: 100,
+  weight: 10,
 };
 
 const containerZone: DropZone = { side: 'right', kind: 'container', containerId: 'quiver' };
@@ -107,6 +110,37 @@ describe('planDrop (spec/02 §4 allowed transfers)', () => {
     // A stash that is only the panel's container behind a shop or loot tab is not touched by a sale.
     expect(planDrop(myItem, { ...shopZone, containerId: 'stash' }, locked).kind).toBe('sell');
     expect(planDrop(myItem, stashZone, new Set()).kind).toBe('transfer');
+  });
+});
+
+describe('noRoomFor (a drag over a container with no room by weight)', () => {
+  // 50 lbs at most, 49.96 used: one arrow (0.05 lb) does not fit, one gold piece (0.02 lb) does.
+  const quiver = buildContainer({
+    id: 'quiver',
+    name: 'Quiver',
+    capacity: { used: 49.96, max: 50, slots_used: 1, slots_max: 20, enforces: { weight: true, slots: true } },
+  });
+  const containerOf = (id: string) => (id === quiver.id ? quiver : undefined);
+
+  it('gives the refusal the drop would get, with what one weighs and what is left', () => {
+    const expected = `${inventoryMessages.weightExceeded} (0.05 lbs each, only 0.04 lbs left)`;
+    expect(noRoomFor(planDrop(myItem, containerZone), containerOf)).toBe(expected);
+    expect(noRoomFor(planDrop({ ...template, weight: 0.05 }, containerZone), containerOf)).toBe(expected);
+    expect(noRoomFor(planDrop({ ...lootItem, weight: 0.05 }, containerZone), containerOf)).toBe(expected);
+    expect(noRoomFor(planDrop({ ...shopItem, weight: 0.05 }, containerZone), containerOf)).toBe(expected);
+  });
+
+  it('says nothing while one still fits, or weight does not limit the container', () => {
+    expect(noRoomFor(planDrop({ ...myItem, weight: 0.02 }, containerZone), containerOf)).toBeNull();
+    const unlimited = { ...quiver, capacity: { ...quiver.capacity, enforces: { weight: false, slots: true } } };
+    expect(noRoomFor(planDrop(myItem, containerZone), () => unlimited)).toBeNull();
+    expect(noRoomFor(planDrop(myItem, containerZone), () => undefined)).toBeNull();
+  });
+
+  it('says nothing where the drop puts nothing in a container: a sale, a refusal, the same container', () => {
+    expect(noRoomFor(planDrop(myItem, shopZone), containerOf)).toBeNull();
+    expect(noRoomFor(planDrop(myItem, lootZone), containerOf)).toBeNull();
+    expect(noRoomFor(planDrop({ ...myItem, containerId: 'quiver' }, containerZone), containerOf)).toBeNull();
   });
 });
 

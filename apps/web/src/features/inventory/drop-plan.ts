@@ -1,6 +1,7 @@
 import { type Container, inventoryMessages, shopMessages } from '@haversack/contracts';
 import { type DraggedShopItem, isDraggedShopItem } from '../shops/components/shop-source-view';
 import { unsupportedTransfer } from './api/transfer-messages';
+import { capacityRefusalText, weightRoomFor } from './lib/weight-room';
 import {
   asDragPayload,
   asDropZone,
@@ -76,6 +77,36 @@ function readDrop(dragged: unknown, over: unknown): DropPlan {
   // Dropping back where it came from is not a transfer (spec/02 §4 refuses the same container).
   if (zone.containerId === payload.containerId) return { kind: 'none' };
   return { kind: 'transfer', item: payload, containerId: zone.containerId };
+}
+
+/**
+ * Said while a drag is over a container that has no room by weight for even one of what is dragged: the
+ * refusal the drop would get (spec/02 §5) with what one weighs and what is left, so the player sees it is
+ * full before letting go. Null when one fits, when weight does not limit the container, or when the drop
+ * would put nothing in a container (a sale, a refusal, back where it came from).
+ */
+export function noRoomFor(plan: DropPlan, containerOf: (id: string) => Container | undefined): string | null {
+  const added = weightAdded(plan);
+  const container = added?.containerId ? containerOf(added.containerId) : undefined;
+  if (!added || !container || weightRoomFor(container.capacity, added.each) !== 0) return null;
+  return capacityRefusalText(inventoryMessages.weightExceeded, 0, {
+    each: added.each,
+    capacity: container.capacity,
+  });
+}
+
+/** What one of the things a drop puts in a container weighs, and which container. */
+function weightAdded(plan: DropPlan): { each: number; containerId: string | null } | null {
+  switch (plan.kind) {
+    case 'take':
+    case 'buy':
+    case 'transfer':
+      return { each: plan.item.weight, containerId: plan.containerId };
+    case 'add':
+      return { each: plan.template.weight, containerId: plan.containerId };
+    default:
+      return null;
+  }
 }
 
 /**

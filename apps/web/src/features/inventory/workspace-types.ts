@@ -35,6 +35,8 @@ export interface DraggedItem {
   containerId: string;
   quantity: number;
   name: string;
+  /** lbs each: a container with no room for one shows so under the drag. */
+  weight: number;
 }
 export interface DraggedTemplate {
   kind: 'template';
@@ -69,6 +71,8 @@ export interface DraggedLootItem extends LootSource {
   itemId: string;
   name: string;
   quantity: number;
+  /** lbs each. */
+  weight: number;
 }
 
 export function isDraggedLootItem(data: unknown): data is DraggedLootItem {

@@ -1,12 +1,14 @@
-import { useDroppable } from '@dnd-kit/core';
+import { useDndContext, useDroppable } from '@dnd-kit/core';
 import type { Container, ItemInstance, ItemTemplate } from '@haversack/contracts';
 import { Group, Paper, Tabs, Text } from '@mantine/core';
-import { IconLock } from '@tabler/icons-react';
+import { IconLock, IconWeight } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { selectFirstOrLastTab } from '../../../lib/select-first-or-last-tab';
 import { LootSourceView } from '../../loot/components/loot-source-view';
 import { ShopSourceView } from '../../shops/components/shop-source-view';
 import type { TradeOffer } from '../../shops/components/trade-dialog';
 import type { ItemFilters } from '../api/inventory-api';
+import { noRoomFor, planDrop } from '../drop-plan';
 import { partyCollaborationLocked } from '../hooks/use-plan-locked-containers';
 import type {
   DropZone,
@@ -74,6 +76,26 @@ function JoinParty() {
   );
 }
 
+/** Said on a drop target's outline, like a legend, so the panel's content does not shift under the pointer. */
+function DropLegend({ testId, icon, children }: { testId: string; icon: ReactNode; children: string }) {
+  return (
+    <Group
+      gap={6}
+      c="red"
+      data-testid={testId}
+      wrap="nowrap"
+      px={6}
+      bg="var(--mantine-color-body)"
+      style={{ position: 'absolute', top: -11, left: 12, maxWidth: 'calc(100% - 24px)', zIndex: 1 }}
+    >
+      {icon}
+      <Text size="sm" fw={600}>
+        {children}
+      </Text>
+    </Group>
+  );
+}
+
 /** One side of the workspace: its tab, its source and what the source holds. A drop zone for drags. */
 export function InventoryPanel(props: InventoryPanelProps) {
   const { state, side } = props;
@@ -96,6 +118,14 @@ export function InventoryPanel(props: InventoryPanelProps) {
     props.viewMode === 'dual' ? `${side === 'left' ? 'First' : 'Second'} panel: ${shown}` : shown;
   const lockedOver =
     drop.isOver && zone.kind === 'container' && !!zone.containerId && props.planLocked.has(zone.containerId);
+  const { active } = useDndContext();
+  const noRoom =
+    drop.isOver && !lockedOver && active
+      ? noRoomFor(planDrop(active.data.current, zone, props.planLocked), (id) =>
+          props.containers.find((container) => container.id === id),
+        )
+      : null;
+  const refusedOver = lockedOver || noRoom !== null;
   return (
     <Paper
       ref={drop.setNodeRef}
@@ -104,29 +134,30 @@ export function InventoryPanel(props: InventoryPanelProps) {
       component="section"
       aria-label={panelName}
       data-testid={`panel-${side}`}
-      data-drop-over={drop.isOver ? (lockedOver ? 'locked' : 'true') : undefined}
+      data-drop-over={drop.isOver ? (lockedOver ? 'locked' : noRoom ? 'full' : 'true') : undefined}
       style={{
-        outline: drop.isOver ? `2px dashed var(--mantine-color-${lockedOver ? 'red' : 'teal'}-5)` : undefined,
+        outline: drop.isOver
+          ? `2px dashed var(--mantine-color-${refusedOver ? 'red' : 'teal'}-5)`
+          : undefined,
         minWidth: 0,
         position: 'relative',
       }}
     >
       {lockedOver ? (
-        // On the outline like a legend, so the panel's content does not shift under the pointer.
-        <Group
-          gap={6}
-          c="red"
-          data-testid="drop-locked"
-          wrap="nowrap"
-          px={6}
-          bg="var(--mantine-color-body)"
-          style={{ position: 'absolute', top: -11, left: 12, maxWidth: 'calc(100% - 24px)', zIndex: 1 }}
+        <DropLegend
+          testId="drop-locked"
+          icon={<IconLock size={16} aria-hidden="true" style={{ flexShrink: 0 }} />}
         >
-          <IconLock size={16} aria-hidden="true" style={{ flexShrink: 0 }} />
-          <Text size="sm" fw={600}>
-            {partyCollaborationLocked}
-          </Text>
-        </Group>
+          {partyCollaborationLocked}
+        </DropLegend>
+      ) : null}
+      {noRoom ? (
+        <DropLegend
+          testId="drop-no-room"
+          icon={<IconWeight size={16} aria-hidden="true" style={{ flexShrink: 0 }} />}
+        >
+          {noRoom}
+        </DropLegend>
       ) : null}
       <Tabs
         value={state.tab}

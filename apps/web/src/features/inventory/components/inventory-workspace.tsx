@@ -31,7 +31,7 @@ import { type ContainerOwner, type ItemFilters, searchableItemFilters } from '..
 import { isCapacityRefusal } from '../api/transfer-messages';
 import { panelCollision, panelJumpCoordinates, TOUCH_DRAG_DELAY_MS, TOUCH_DRAG_TOLERANCE_PX } from '../dnd';
 import { dragAnnouncements, dragInstructions } from '../drag-announcements';
-import { dropElsewhere, planDrop, sellElsewhere } from '../drop-plan';
+import { dropElsewhere, noRoomFor, planDrop, sellElsewhere } from '../drop-plan';
 import { useDeviceClass } from '../hooks/use-device-class';
 import { useAddFromMarket, useTransferItem } from '../hooks/use-inventory-actions';
 import { useOpenItem } from '../hooks/use-open-item';
@@ -577,7 +577,9 @@ export function InventoryWorkspace(props: InventoryWorkspaceProps) {
           onDragEnd={onDragEnd}
           onDragCancel={() => setDragging(null)}
           accessibility={{
-            announcements: dragAnnouncements(zoneName),
+            announcements: dragAnnouncements(zoneName, (dragged, over) =>
+              noRoomFor(planDrop(dragged, over, planLocked), (id) => byId.get(id)),
+            ),
             screenReaderInstructions: dragInstructions,
           }}
         >

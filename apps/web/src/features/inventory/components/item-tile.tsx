@@ -106,6 +106,7 @@ export function ItemTile({
     containerId: item.container_id,
     quantity: item.quantity,
     name: item.name,
+    weight: item.weight,
   };
   // A move of this stack is on its way: shown at once, and no second move until the server answers.
   const moving = useIsMoving(item.id);

@@ -7,8 +7,9 @@ import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { inventoryKeys } from '../api/inventory-api';
+import { capacityRefusalText, weightRoomFor } from '../lib/weight-room';
 import { buildContainer, buildItem } from '../test/inventory-fixtures';
-import { capacityRefusalText, QuantityDialog, type QuantityRequest, weightRoomFor } from './quantity-dialog';
+import { QuantityDialog, type QuantityRequest } from './quantity-dialog';
 
 const request = (onConfirm = vi.fn()): QuantityRequest => ({
   title: 'Move Gold piece',

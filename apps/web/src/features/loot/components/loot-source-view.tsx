@@ -188,6 +188,7 @@ function LootStacks(props: LootSourceViewProps & { loot: LootInstance }) {
           itemId: item.id,
           name: item.name,
           quantity: item.quantity,
+          weight: item.weight,
         })}
         moveVerb="Take"
         onOpen={(item) => props.onOpen(item, source)}

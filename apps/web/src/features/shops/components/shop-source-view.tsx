@@ -54,6 +54,8 @@ export interface DraggedShopItem {
   shelf: string;
   /** Null: unpriced, and the shop has no price for it; a drop is refused (`planDrop`), not bought. */
   unitCp: number | null;
+  /** lbs each. */
+  weight: number;
 }
 
 export function isDraggedShopItem(data: unknown): data is DraggedShopItem {
@@ -296,6 +298,7 @@ function ShelfRow({
     quantity: inStock,
     shelf: shelfKey(item),
     unitCp: item.buy_price_cp,
+    weight: item.weight,
   };
   const drag = useDraggable({ id: useDragId(`shop-item:${item.id}`), data: payload, disabled: !draggable });
   return (
