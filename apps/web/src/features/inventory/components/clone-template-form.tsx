@@ -17,10 +17,13 @@ export function CloneTemplateForm({
   item,
   unsaved,
   onDone,
+  onCancel = onDone,
 }: {
   item: ItemInstance;
   unsaved?: UnsavedForm;
   onDone: () => void;
+  /** Cancel: leaves the form without saving; `onDone` when not given. */
+  onCancel?: () => void;
 }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(item.name);
@@ -90,7 +93,7 @@ export function CloneTemplateForm({
           error={name.trim() === '' ? 'Template name is required' : undefined}
         />
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" disabled={name.trim() === '' || clone.isPending} loading={clone.isPending}>

@@ -19,6 +19,7 @@ export function EditItemForm({
   quantityRefusal = null,
   unsaved,
   onDone,
+  onCancel = onDone,
 }: {
   item: ItemInstance;
   /**
@@ -29,6 +30,8 @@ export function EditItemForm({
   /** Where the item's dialog reads whether closing it would lose what was typed (it asks first then). */
   unsaved?: UnsavedForm;
   onDone: () => void;
+  /** Cancel: leaves the form without saving; `onDone` when not given. */
+  onCancel?: () => void;
 }) {
   const update = useUpdateItem(item);
   const [typedOver, setTypedOver] = useState(item.quantity);
@@ -88,7 +91,7 @@ export function EditItemForm({
           description={quantityRefusal ?? undefined}
         />
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={update.isPending}>

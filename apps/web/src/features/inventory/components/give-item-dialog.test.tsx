@@ -205,4 +205,26 @@ describe('GiveItemDialog and Escape', () => {
     );
     expect(onClose).toHaveBeenCalledTimes(1);
   });
+
+  it('asks on Cancel too, as Escape does', async () => {
+    serve(() => failure(500, 'INTERNAL_ERROR', 'Nope'));
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(
+      <GiveItemDialog
+        item={buildItem({ name: 'Rope', quantity: 5 })}
+        ownerCharacterId="pip"
+        opened
+        onClose={onClose}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Give Rope' });
+    await user.click(await within(dialog).findByRole('combobox', { name: 'Give to' }));
+    await user.click(await screen.findByRole('option', { name: 'Brom (Sam)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    expect(onClose).not.toHaveBeenCalled();
+    await user.click(within(ask).getByRole('button', { name: 'Discard changes' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
 });

@@ -24,12 +24,15 @@ export function GiveItemForm({
   ownerCharacterId,
   unsaved,
   onDone,
+  onCancel = onDone,
 }: {
   item: ItemInstance;
   /** The character whose container holds the item. */
   ownerCharacterId: string;
   unsaved?: UnsavedForm;
   onDone: () => void;
+  /** Cancel, and Close when there is nobody to give to: leaves the form; `onDone` when not given. */
+  onCancel?: () => void;
 }) {
   const owner = useQuery(characterQuery(ownerCharacterId));
   const partyId = owner.data?.party_id ?? null;
@@ -81,7 +84,7 @@ export function GiveItemForm({
             : 'Nobody else in the party has a character yet.'}
         </Text>
         <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Close
           </Button>
         </Group>
@@ -136,7 +139,7 @@ export function GiveItemForm({
         ) : null}
         {give.isError ? <RefusalAlert error={give.error} fallback={giveFailed} /> : null}
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" disabled={!recipient || !validQuantity} loading={give.isPending}>
@@ -160,7 +163,8 @@ export function GiveItemDialog({
   opened: boolean;
   onClose: () => void;
 }) {
-  // As in the item's dialog: a recipient chosen or a number typed is asked about before it is thrown away.
+  // As in the item's dialog: a recipient chosen or a number typed is asked about before it is thrown away,
+  // by Escape, the close button or Cancel alike.
   const unsaved = useRef<(() => boolean) | null>(null);
   const { asking, ask, question } = useDiscardQuestion();
   const close = () => {
@@ -178,7 +182,13 @@ export function GiveItemDialog({
         centered
       >
         {opened ? (
-          <GiveItemForm item={item} ownerCharacterId={ownerCharacterId} unsaved={unsaved} onDone={onClose} />
+          <GiveItemForm
+            item={item}
+            ownerCharacterId={ownerCharacterId}
+            unsaved={unsaved}
+            onDone={onClose}
+            onCancel={close}
+          />
         ) : null}
       </Modal>
       {question}

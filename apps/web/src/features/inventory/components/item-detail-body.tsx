@@ -49,6 +49,7 @@ export function ItemDetailBody({
   onConfirmingChange,
   unsaved,
   formLevel,
+  onCancelForm,
 }: {
   item: ItemInstance;
   about?: ItemAbout | null;
@@ -63,6 +64,11 @@ export function ItemDetailBody({
   unsaved?: UnsavedForm;
   /** While a form is open, what goes back from it to the item (the dialog's Escape backs out one level). */
   formLevel?: RefObject<(() => void) | null>;
+  /**
+   * What a form's Cancel does: the dialog's Escape, back to the item and asking first when something was
+   * typed. Without it, Cancel goes straight back to the item.
+   */
+  onCancelForm?: () => void;
 }) {
   const [mode, setMode] = useState<Mode>('view');
   const [confirming, setConfirmingState] = useState(false);
@@ -79,6 +85,7 @@ export function ItemDetailBody({
     (stack) => stack.id !== item.id && samePersonalState(stack.instance_data, item.instance_data),
   );
   const back = useCallback(() => setMode('view'), []);
+  const cancel = onCancelForm ?? back;
   useEffect(() => {
     if (!formLevel || mode === 'view') return;
     formLevel.current = back;
@@ -229,22 +236,40 @@ export function ItemDetailBody({
               quantityRefusal={allowanceRefusal(stackScope)}
               unsaved={unsaved}
               onDone={back}
+              onCancel={cancel}
             />
           ) : null}
-          {mode === 'split' ? <SplitItemForm item={item} unsaved={unsaved} onDone={back} /> : null}
+          {mode === 'split' ? (
+            <SplitItemForm item={item} unsaved={unsaved} onDone={back} onCancel={cancel} />
+          ) : null}
           {mode === 'merge' ? (
-            <MergeItemForm item={item} targets={mergeTargets} unsaved={unsaved} onDone={onClose} />
+            <MergeItemForm
+              item={item}
+              targets={mergeTargets}
+              unsaved={unsaved}
+              onDone={onClose}
+              onCancel={cancel}
+            />
           ) : null}
           {mode === 'move' ? (
-            <MoveItemForm item={item} destinations={destinations} unsaved={unsaved} onDone={onClose} />
+            <MoveItemForm
+              item={item}
+              destinations={destinations}
+              unsaved={unsaved}
+              onDone={onClose}
+              onCancel={cancel}
+            />
           ) : null}
-          {mode === 'clone' ? <CloneTemplateForm item={item} unsaved={unsaved} onDone={back} /> : null}
+          {mode === 'clone' ? (
+            <CloneTemplateForm item={item} unsaved={unsaved} onDone={back} onCancel={cancel} />
+          ) : null}
           {mode === 'give' && ownerCharacterId ? (
             <GiveItemForm
               item={item}
               ownerCharacterId={ownerCharacterId}
               unsaved={unsaved}
               onDone={onClose}
+              onCancel={cancel}
             />
           ) : null}
         </Stack>

@@ -302,10 +302,12 @@ describe('unsaved edits of an item', { timeout: 20_000 }, () => {
     expect(closed).not.toHaveBeenCalled();
   });
 
-  it('closes at once with nothing changed, and Cancel leaves the form without asking', async () => {
+  it('closes at once with nothing changed, and Cancel asks first, as Escape does', async () => {
     const { user, closed } = renderClosable();
     const { dialog } = await editName(user);
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    await user.click(within(ask).getByRole('button', { name: 'Discard changes' }));
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus());
     expect(hasUnsavedChanges()).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
@@ -416,5 +418,153 @@ describe('Escape in a form of the item dialog', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(await screen.findByRole('dialog', { name: 'Close without saving?' })).toBeInTheDocument();
     expect(closed).not.toHaveBeenCalled();
+  });
+});
+
+describe('Cancel in a form of the item dialog', { timeout: 20_000 }, () => {
+  // Cancel does what Escape does: back to the item, not out of it (spec/02 §4 "Item edit: view mode to
+  // edit mode, then save or cancel"), asking first when something was typed, in the modal and the sheet.
+  const otherArrows = buildItem({ id: 'item-2', quantity: 8 });
+  const moreArrows = buildItem({ id: 'item-3', quantity: 3 });
+
+  /** As serve(), with two other plain stacks of arrows in the backpack, so that Merge is offered. */
+  function serveWithOtherStacks() {
+    const aria = buildCharacter({ id: 'character-1', name: 'Aria', party_id: 'party-1' });
+    const brom = buildCharacter({ id: 'character-2', name: 'Brom', party_id: 'party-1', is_owner: false });
+    mockFetch(({ url }) => {
+      if (url.includes('/characters/character-1')) return success(aria);
+      const list = url.includes('/characters?')
+        ? [aria, brom]
+        : url.includes('/containers/container-1/items?')
+          ? [arrows, otherArrows, moreArrows]
+          : [];
+      return jsonResponse(200, {
+        status: 'success',
+        data: list,
+        meta: { current_page: 1, total_pages: 1, total_count: list.length, per_page: 500 },
+      });
+    });
+  }
+
+  function renderClosable(device: 'desktop' | 'mobile') {
+    serveWithOtherStacks();
+    const user = userEvent.setup();
+    const closed = vi.fn();
+    function Harness() {
+      const [item, setItem] = useState<typeof arrows | null>(arrows);
+      return (
+        <ItemDetail
+          item={item}
+          device={device}
+          canAct
+          destinations={[backpack, sack]}
+          onClose={() => {
+            closed();
+            setItem(null);
+          }}
+        />
+      );
+    }
+    renderWithProviders(<Harness />);
+    return { user, closed };
+  }
+
+  async function openForm(user: ReturnType<typeof userEvent.setup>, action: string) {
+    const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    await user.click(await within(dialog).findByRole('button', { name: action }));
+    return dialog;
+  }
+
+  const forms = [
+    'Edit',
+    'Transfer',
+    'Give to...',
+    'Split',
+    'Merge with another stack',
+    'Clone to template',
+  ] as const;
+  const cases = (['desktop', 'mobile'] as const).flatMap((device) =>
+    forms.map((action) => [action, device] as const),
+  );
+
+  it.each(cases)('goes back from an untouched %s form to the item on %s', async (action, device) => {
+    const { user, closed } = renderClosable(device);
+    const dialog = await openForm(user, action);
+    if (device === 'mobile') expect(dialog.closest('.mantine-Drawer-root')).not.toBeNull();
+    await user.click(await within(dialog).findByRole('button', { name: 'Cancel' }));
+
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: action })).toHaveFocus(), {
+      timeout: 5_000,
+    });
+    expect(within(dialog).queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Arrow ×12' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument();
+    expect(closed).not.toHaveBeenCalled();
+  });
+
+  /** Types or chooses something in the form, and says how to find it again. */
+  const typeInto: Record<
+    string,
+    (user: ReturnType<typeof userEvent.setup>, dialog: HTMLElement) => Promise<() => void>
+  > = {
+    Edit: async (user, dialog) => {
+      const name = await within(dialog).findByRole('textbox', { name: /^Name/ });
+      await user.clear(name);
+      await user.type(name, 'Silvered arrow');
+      return () =>
+        expect(within(dialog).getByRole('textbox', { name: /^Name/ })).toHaveValue('Silvered arrow');
+    },
+    Transfer: async (user, dialog) => {
+      const quantity = await within(dialog).findByRole('textbox', { name: /^Quantity to move/ });
+      await user.clear(quantity);
+      await user.type(quantity, '5');
+      return () =>
+        expect(within(dialog).getByRole('textbox', { name: /^Quantity to move/ })).toHaveValue('5');
+    },
+    'Give to...': async (user, dialog) => {
+      await user.click(await within(dialog).findByRole('combobox', { name: 'Give to' }));
+      await user.click(await screen.findByRole('option', { name: /Brom/ }));
+      return () =>
+        expect(within(dialog).getByRole<HTMLInputElement>('combobox', { name: 'Give to' }).value).toMatch(
+          /^Brom/,
+        );
+    },
+    'Merge with another stack': async (user, dialog) => {
+      await user.click(await within(dialog).findByRole('combobox', { name: 'Stack to merge with' }));
+      await user.click(await screen.findByRole('option', { name: 'Arrow ×3' }));
+      return () =>
+        expect(within(dialog).getByRole('combobox', { name: 'Stack to merge with' })).toHaveValue('Arrow ×3');
+    },
+  };
+  const typedCases = (['desktop', 'mobile'] as const).flatMap((device) =>
+    Object.keys(typeInto).map((action) => [action, device] as const),
+  );
+
+  it.each(typedCases)('asks before Cancel throws away what was typed in %s on %s', async (action, device) => {
+    const { user, closed } = renderClosable(device);
+    const dialog = await openForm(user, action);
+    const stillTyped = await (typeInto[action] ?? (() => Promise.reject(new Error(action))))(user, dialog);
+    expect(hasUnsavedChanges()).toBe(true);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    expect(ask).toHaveTextContent('You have unsaved changes.');
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+    );
+    stillTyped();
+    expect(closed).not.toHaveBeenCalled();
+
+    // Discard changes leaves only the form: the item stays open, focus on the button that opened the form.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const again = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    await user.click(within(again).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: action })).toHaveFocus(), {
+      timeout: 5_000,
+    });
+    expect(screen.getByRole('dialog', { name: 'Arrow ×12' })).toBeInTheDocument();
+    expect(closed).not.toHaveBeenCalled();
+    expect(hasUnsavedChanges()).toBe(false);
   });
 });

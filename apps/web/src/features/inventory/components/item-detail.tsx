@@ -96,8 +96,9 @@ export function ItemDetail({
   // spec/01 §8 "You have unsaved changes.": closing the item (the close button, a click outside, a swipe)
   // with something typed in one of its forms and not saved asks first, as leaving a page with a changed
   // form does. Escape backs out one level: from a form to the item (asking first when something was typed
-  // there, and Discard changes then leaves only the form), from the item to the page. Cancel in a form
-  // leaves it without asking.
+  // there, and Discard changes then leaves only the form), from the item to the page. A form's Cancel is
+  // that Escape: it leaves the form alone, asking first too, as spec/02 §4's "then save or cancel" returns
+  // an edit to the item's view.
   const unsaved = useRef<(() => boolean) | null>(null);
   const formLevel = useRef<(() => void) | null>(null);
   const { asking, ask, dismiss, question: unsavedQuestion } = useDiscardQuestion();
@@ -157,6 +158,7 @@ export function ItemDetail({
       onConfirmingChange={setConfirming}
       unsaved={unsaved}
       formLevel={formLevel}
+      onCancelForm={backOut}
     />
   );
   if (shape === 'modal') {

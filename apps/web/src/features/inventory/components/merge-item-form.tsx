@@ -18,12 +18,15 @@ export function MergeItemForm({
   targets,
   unsaved,
   onDone,
+  onCancel = onDone,
 }: {
   item: ItemInstance;
   /** Other stacks of the same template, without overrides, in the same container. */
   targets: ItemInstance[];
   unsaved?: UnsavedForm;
   onDone: () => void;
+  /** Cancel: leaves the form without saving; `onDone` when not given. */
+  onCancel?: () => void;
 }) {
   const [initialTarget] = useState(targets[0]?.id ?? null);
   const [target, setTarget] = useState<string | null>(initialTarget);
@@ -53,7 +56,7 @@ export function MergeItemForm({
         />
         {merge.isError ? <RefusalAlert error={merge.error} fallback={mergeFailed} /> : null}
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" disabled={!target || merge.isPending} loading={merge.isPending}>

@@ -44,11 +44,14 @@ export function MoveItemForm({
   destinations,
   unsaved,
   onDone,
+  onCancel = onDone,
 }: {
   item: ItemInstance;
   destinations: Container[];
   unsaved?: UnsavedForm;
   onDone: () => void;
+  /** Cancel: leaves the form without saving; `onDone` when not given. */
+  onCancel?: () => void;
 }) {
   const choices = destinations.filter((c) => c.id !== item.container_id && c.can_act);
   const locked = usePlanLockedContainers(destinations);
@@ -84,7 +87,7 @@ export function MoveItemForm({
           {fromParty ? nowhereFromStash : nowhereToMove}
         </Text>
         <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
         </Group>
@@ -142,7 +145,7 @@ export function MoveItemForm({
           error={problem}
         />
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" disabled={!valid || transfer.isPending} loading={transfer.isPending}>

@@ -21,10 +21,13 @@ export function SplitItemForm({
   item,
   unsaved,
   onDone,
+  onCancel = onDone,
 }: {
   item: ItemInstance;
   unsaved?: UnsavedForm;
   onDone: () => void;
+  /** Cancel: leaves the form without saving; `onDone` when not given. */
+  onCancel?: () => void;
 }) {
   const [initial] = useState(() => defaultSplitAmount(item.quantity));
   const [amount, setAmount] = useState<number | string>(initial);
@@ -54,7 +57,7 @@ export function SplitItemForm({
           error={valid ? undefined : `Choose between 1 and ${formatEnUs(item.quantity - 1)}`}
         />
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" disabled={!valid || split.isPending} loading={split.isPending}>
