@@ -87,6 +87,24 @@ describe('GiveItemForm (issue 12 §8)', () => {
     expect(JSON.parse(String(call?.[1]?.body))).toEqual({ character_id: 'brom', quantity: 2 });
   });
 
+  it('says Give to is required while Give is off for want of a character', async () => {
+    serve(() => failure(500, 'INTERNAL_ERROR', 'Nope'));
+    const user = userEvent.setup();
+    renderWithProviders(
+      <GiveItemForm
+        item={buildItem({ name: 'Rope', quantity: 5 })}
+        ownerCharacterId="pip"
+        onDone={vi.fn()}
+      />,
+    );
+    const recipient = await screen.findByRole('combobox', { name: 'Give to' });
+    expect(recipient).toBeRequired();
+    expect(screen.getByRole('button', { name: 'Give' })).toBeDisabled();
+    await user.click(recipient);
+    await user.click(await screen.findByRole('option', { name: 'Brom (Sam)' }));
+    expect(screen.getByRole('button', { name: 'Give' })).toBeEnabled();
+  });
+
   it('refuses more than the stack, and shows the server’s refusal in the form', async () => {
     serve(() => failure(403, 'FORBIDDEN', 'Observers cannot give items.'));
     const user = userEvent.setup();

@@ -116,6 +116,9 @@ export function GiveItemForm({
       <Stack gap="sm">
         <Select
           label="Give to"
+          // Give stays off until a character is chosen: the field says it is needed, to the eye and to a
+          // screen reader, where a placeholder alone is not read as a rule.
+          required
           placeholder="Choose a character"
           data={recipients.map((character) => ({
             value: character.id,
