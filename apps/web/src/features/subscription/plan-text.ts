@@ -1,6 +1,9 @@
 import {
+  type FeatureKey,
   featureLabels,
   type LimitKey,
+  liveFeatureKeys,
+  liveLimitKeys,
   type Tier,
   type UsageResource,
   usageResourceLabels,
@@ -105,4 +108,25 @@ export function partyStashLossText(planName: string, when: string): string {
 /** The same for the parties an over-the-limit notice lists, on a plan without Party collaboration. */
 export function partyStashLockedText(planName: string): string {
   return `In your parties, your ${planName} plan lets you look in the stash but not move things into or out of it: that needs ${featureLabels.party_collaboration.toLowerCase()}, on your own plan or from a member who sponsors you in that party.`;
+}
+
+/**
+ * The live features a plan adds on top of another; `except` is left out where the card has already named
+ * it ("Includes Party collaboration"), so that "Also includes" does not list it again.
+ */
+export function addedFeatures(from: Tier, to: Tier, except?: FeatureKey): string[] {
+  return liveFeatureKeys.flatMap((key) =>
+    key !== except && to.features[key] === true && from.features[key] !== true ? [featureLabels[key]] : [],
+  );
+}
+
+/** The live limits that grow and the live features that are added, going from one plan to another. */
+export function improvements(from: Tier, to: Tier): string[] {
+  const limits = liveLimitKeys.flatMap((key) => {
+    const before = from.limits[key] ?? null;
+    const after = to.limits[key] ?? null;
+    const grows = before !== null && (after === null || after > before);
+    return grows ? [`${limitLabels[key]}: ${formatLimit(before)} → ${formatLimit(after)}`] : [];
+  });
+  return [...limits, ...addedFeatures(from, to)];
 }

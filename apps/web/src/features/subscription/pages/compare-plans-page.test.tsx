@@ -45,6 +45,28 @@ describe('ComparePlansPage', () => {
     expect(screen.getByRole('rowheader', { name: 'Deployed loot' })).toBeInTheDocument();
   });
 
+  it('says on each plan card what it adds over the plan below, so that Hero and Legend read apart', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/compare');
+    const additions = (tier: string) =>
+      within(screen.getByTestId(`plan-${tier}`))
+        .queryAllByRole('listitem')
+        .map((item) => item.textContent ?? '');
+
+    await screen.findByTestId('plan-tier_3');
+    expect(
+      within(screen.getByTestId('plan-tier_free')).queryByTestId('plan-additions'),
+    ).not.toBeInTheDocument();
+    expect(screen.getByTestId('plan-tier_2')).toHaveTextContent('More than Adventurer:');
+    expect(additions('tier_2')).toEqual(
+      expect.arrayContaining(['Characters: 5 → 20', 'Sponsor other players (patronage)']),
+    );
+    // Legend adds no feature over Hero here, only room: its card says so rather than repeating Hero's.
+    expect(screen.getByTestId('plan-tier_3')).toHaveTextContent('More than Hero:');
+    expect(additions('tier_3')).toContain('Characters: 20 → Unlimited');
+    expect(additions('tier_3')).not.toContain('Sponsor other players (patronage)');
+  });
+
   it('says under the table that each player needs Party collaboration, on their plan or through a patronage', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/compare');

@@ -11,6 +11,7 @@ import {
   Button,
   Card,
   Group,
+  List,
   SimpleGrid,
   Stack,
   Table,
@@ -34,7 +35,13 @@ import {
 } from '../api/subscription-api';
 import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
-import { formatLimit, formatPricePerMonth, limitLabels, partyCollaborationNote } from '../plan-text';
+import {
+  formatLimit,
+  formatPricePerMonth,
+  improvements,
+  limitLabels,
+  partyCollaborationNote,
+} from '../plan-text';
 
 const collaborationNoteId = 'party-collaboration-note';
 
@@ -138,7 +145,12 @@ function PlanComparison({
         style={{ listStyle: 'none' }}
       >
         {tiers.map((tier) => (
-          <PlanCard key={tier.identifier} tier={tier} currentTier={currentTier} />
+          <PlanCard
+            key={tier.identifier}
+            tier={tier}
+            below={planBelow(tiers, tier)}
+            currentTier={currentTier}
+          />
         ))}
       </SimpleGrid>
       <PlanTable tiers={tiers} currentTier={currentTier} />
@@ -146,9 +158,31 @@ function PlanComparison({
   );
 }
 
-function PlanCard({ tier, currentTier }: { tier: Tier; currentTier: Tier | null }) {
+/** The plan just under `tier` in rank, or null for the lowest. */
+function planBelow(tiers: Tier[], tier: Tier): Tier | null {
+  return tiers.reduce<Tier | null>(
+    (best, other) => (other.rank < tier.rank && (best === null || other.rank > best.rank) ? other : best),
+    null,
+  );
+}
+
+/**
+ * `below`: the plan just under this one. Each card says what it adds over it (limits that grow, features
+ * added), from the same catalogue the table reads: the descriptions alone left Hero and Legend reading alike.
+ */
+function PlanCard({
+  tier,
+  below,
+  currentTier,
+}: {
+  tier: Tier;
+  below: Tier | null;
+  currentTier: Tier | null;
+}) {
   const isCurrent = tier.identifier === currentTier?.identifier;
   const isHigher = currentTier !== null && tier.rank > currentTier.rank;
+  const additions = below ? improvements(below, tier) : [];
+  const additionsId = `plan-${tier.identifier}-additions`;
   return (
     <Card
       component="li"
@@ -172,9 +206,23 @@ function PlanCard({ tier, currentTier }: { tier: Tier; currentTier: Tier | null 
         <Text fw={700} size="xl">
           {formatPricePerMonth(tier)}
         </Text>
-        <Text size="sm" c="dimmed" style={{ flexGrow: 1 }}>
-          {tier.description}
-        </Text>
+        <Stack gap="xs" style={{ flexGrow: 1 }}>
+          <Text size="sm" c="dimmed">
+            {tier.description}
+          </Text>
+          {below && additions.length > 0 ? (
+            <Stack gap={4} data-testid="plan-additions">
+              <Text size="sm" fw={500} id={additionsId}>
+                {`More than ${below.name}:`}
+              </Text>
+              <List size="sm" spacing={2} aria-labelledby={additionsId}>
+                {additions.map((addition) => (
+                  <List.Item key={addition}>{addition}</List.Item>
+                ))}
+              </List>
+            </Stack>
+          ) : null}
+        </Stack>
         {currentTier === null ? null : isHigher ? (
           <Button component={Link} to={`/subscription/upgrade?tier=${tier.identifier}`} fullWidth>
             Upgrade to {tier.name}

@@ -118,6 +118,24 @@ describe('UpgradePage', () => {
     }
   });
 
+  it('says on each card after the first what it adds over the one before, so Hero and Legend read apart', async () => {
+    mockSubscriptionServer();
+    renderRoutes(routes, '/subscription/upgrade?feature=party_collaboration');
+    const changes = (tier: string) =>
+      within(screen.getByTestId(`upgrade-option-${tier}`))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent ?? '');
+
+    expect(await screen.findByTestId('upgrade-option-tier_1')).toHaveTextContent('Also includes:');
+    expect(screen.getByTestId('upgrade-option-tier_2')).toHaveTextContent('More than Adventurer:');
+    expect(changes('tier_2')).toEqual(
+      expect.arrayContaining(['Characters: 5 → 20', 'Sponsor other players (patronage)']),
+    );
+    expect(screen.getByTestId('upgrade-option-tier_3')).toHaveTextContent('More than Hero:');
+    expect(changes('tier_3')).toContain('Characters: 20 → Unlimited');
+    expect(changes('tier_3')).not.toContain('Sponsor other players (patronage)');
+  });
+
   it('puts every plan’s price at the right of its name, Recommended or not, at any width', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/upgrade?resource=characters');

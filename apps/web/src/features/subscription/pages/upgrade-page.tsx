@@ -3,8 +3,6 @@ import {
   featureLabels,
   isLiveFeature,
   isLiveUsageResource,
-  liveFeatureKeys,
-  liveLimitKeys,
   liveUsageResources,
   type Patronage,
   type Subscription,
@@ -38,10 +36,11 @@ import { BillingDisabledNotice } from '../components/billing-disabled-notice';
 import { LocalBillingNotice } from '../components/local-billing-notice';
 import { EndingPatronages, PlanChangeSummary, patronagesEndingOn } from '../components/plan-change-summary';
 import {
+  addedFeatures,
   countOf,
   formatLimit,
   formatPricePerMonth,
-  limitLabels,
+  improvements,
   partyCollaborationNote,
   partyStashLossText,
   tierLimitFor,
@@ -264,27 +263,6 @@ function describe(
 }
 
 /**
- * The live features a plan adds on top of another; `except` is left out where the card has already named
- * it ("Includes Party collaboration"), so that "Also includes" does not list it again.
- */
-function addedFeatures(from: Tier, to: Tier, except?: FeatureKey): string[] {
-  return liveFeatureKeys.flatMap((key) =>
-    key !== except && to.features[key] === true && from.features[key] !== true ? [featureLabels[key]] : [],
-  );
-}
-
-/** The live limits that grow and the live features that are added, going from one plan to another. */
-function improvements(from: Tier, to: Tier): string[] {
-  const limits = liveLimitKeys.flatMap((key) => {
-    const before = from.limits[key] ?? null;
-    const after = to.limits[key] ?? null;
-    const grows = before !== null && (after === null || after > before);
-    return grows ? [`${limitLabels[key]}: ${formatLimit(before)} → ${formatLimit(after)}`] : [];
-  });
-  return [...limits, ...addedFeatures(from, to)];
-}
-
-/**
  * A customer who already pays through Stripe: the server changes that subscription's plan instead of
  * starting a second one (which would bill them twice), so the page says so before they choose.
  */
@@ -402,12 +380,27 @@ function UpgradeOptions({
         >
           {situation.liftingTiers.map((tier, index) => {
             const recommended = index === 0 && subject.kind !== 'tier';
-            // Asked for a plan: everything it changes. Came from a limit or feature: that first, then only
-            // the features the plan adds, so the choice stays short (the comparison has the rest).
+            // Asked for a plan: everything it changes. Came from a limit or feature: that first, then, on the
+            // first card, only the features the plan adds, so the choice stays short (the comparison has the
+            // rest); each card after it says what it adds over the card before, or two plans that lift the
+            // same thing (Hero and Legend) would read the same and the dearer one would look like no more.
+            const below = index > 0 ? situation.liftingTiers[index - 1] : undefined;
             const changes =
               subject.kind === 'tier'
                 ? improvements(currentTier, tier)
-                : addedFeatures(currentTier, tier, subject.kind === 'feature' ? subject.feature : undefined);
+                : below
+                  ? improvements(below, tier)
+                  : addedFeatures(
+                      currentTier,
+                      tier,
+                      subject.kind === 'feature' ? subject.feature : undefined,
+                    );
+            const changesHeading =
+              subject.kind === 'tier'
+                ? `What ${tier.name} changes:`
+                : below
+                  ? `More than ${below.name}:`
+                  : 'Also includes:';
             const gain = situation.gain(tier);
             return (
               <Card
@@ -444,7 +437,7 @@ function UpgradeOptions({
                   {changes.length > 0 ? (
                     <Stack gap={4}>
                       <Text size="sm" c="dimmed" id={`${tier.identifier}-changes`}>
-                        {subject.kind === 'tier' ? `What ${tier.name} changes:` : 'Also includes:'}
+                        {changesHeading}
                       </Text>
                       <List size="sm" spacing={2} aria-labelledby={`${tier.identifier}-changes`}>
                         {changes.map((change) => (
