@@ -29,3 +29,11 @@ export function safeRedirectTarget(value: string | null | undefined): string {
 export function loginUrlFor(pathWithQuery: string): string {
   return `/login?redirect=${encodeURIComponent(pathWithQuery)}`;
 }
+
+/**
+ * Whether a sign-in was asked for by the party join page (a shared invite link, /parties/join?code=…): the
+ * person is most likely new, so the auth pages say what they are joining and offer an account first.
+ */
+export function isPartyInviteRedirect(value: string | null | undefined): boolean {
+  return sameSitePath(value)?.replace(/[?#].*/, '') === '/parties/join';
+}

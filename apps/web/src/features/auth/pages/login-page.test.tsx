@@ -1,5 +1,5 @@
 import { Notifications } from '@mantine/notifications';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type RouteObject, useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -51,6 +51,24 @@ describe('LoginPage', () => {
     await user.keyboard(' ');
     expect(password).toHaveAttribute('type', 'text');
     expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('sent by a party invite, says a party is being joined and offers an account that comes back to it', () => {
+    const invite = '/parties/join?code=ABC123';
+    renderLogin(`/login?redirect=${encodeURIComponent(invite)}`);
+    const notice = screen.getByTestId('login-party-invite');
+    expect(notice).toHaveTextContent('You are joining a party on Haversack.');
+    expect(within(notice).getByRole('link', { name: 'Create an account' })).toHaveAttribute(
+      'href',
+      `/register?redirect=${encodeURIComponent(invite)}`,
+    );
+    expect(screen.queryByText('Welcome back to Haversack.')).not.toBeInTheDocument();
+  });
+
+  it('welcomes back anyone else sent to sign in, with no invite notice', () => {
+    renderLogin(`/login?redirect=${encodeURIComponent('/characters')}`);
+    expect(screen.getByText('Welcome back to Haversack.')).toBeInTheDocument();
+    expect(screen.queryByTestId('login-party-invite')).not.toBeInTheDocument();
   });
 
   it('has the links e2e journeys use and names the tab', () => {

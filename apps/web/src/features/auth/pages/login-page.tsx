@@ -7,7 +7,7 @@ import { loadAuthSchemas } from '../../../lib/auth-schemas-loader';
 import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
-import { safeRedirectTarget } from '../../../lib/redirect';
+import { isPartyInviteRedirect, safeRedirectTarget } from '../../../lib/redirect';
 import { signIn } from '../../../lib/session';
 import { ContinueWithDiscord } from '../../discord/components/continue-with-discord';
 import { validateLogin } from '../lib/validate-login';
@@ -47,6 +47,8 @@ export function LoginPage() {
   };
 
   const registerHref = redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register';
+  // Sent here by a party invite: most such people have no account yet, so "welcome back" would be wrong.
+  const fromInvite = isPartyInviteRedirect(redirect);
 
   return (
     <Stack gap="lg">
@@ -55,9 +57,22 @@ export function LoginPage() {
           Sign in
         </Title>
         <Text c="dimmed" size="sm">
-          Welcome back to Haversack.
+          {fromInvite ? 'Sign in to join the party you were invited to.' : 'Welcome back to Haversack.'}
         </Text>
       </Stack>
+      {fromInvite ? (
+        <Alert color="blue" variant="light" role="status" data-testid="login-party-invite">
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">
+              You are joining a party on Haversack. New here? Create a free account first: you come straight
+              back to the invite.
+            </Text>
+            <Button component={Link} to={registerHref}>
+              Create an account
+            </Button>
+          </Stack>
+        </Alert>
+      ) : null}
       <form
         onSubmit={form.onSubmit(handleSubmit)}
         onFocus={preloadSignIn}

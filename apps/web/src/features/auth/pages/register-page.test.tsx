@@ -111,6 +111,31 @@ describe('RegisterPage', () => {
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, user });
   });
 
+  it('from a party invite, says so, keeps the way back to sign in, and returns to the invite once registered', async () => {
+    const invite = '/parties/join?code=ABC123';
+    mockFetch(() => success({ ...buildTokens({ token: 'reg-token' }), user: buildUser() }, 201));
+    renderRoutes(
+      [...routes, { path: '/parties/join', element: <p>Join party screen</p> }],
+      `/register?redirect=${encodeURIComponent(invite)}`,
+    );
+    expect(
+      screen.getByText(
+        'Once your account is made, you go straight back to join the party you were invited to.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+      'href',
+      `/login?redirect=${encodeURIComponent(invite)}`,
+    );
+    await fillForm({
+      email: 'new@example.com',
+      username: 'newbie',
+      password: 'Secret123',
+      confirmation: 'Secret123',
+    });
+    expect(await screen.findByText('Join party screen', {}, { timeout: 5_000 })).toBeInTheDocument();
+  });
+
   it('says in advance that registration is closed, instead of the form', async () => {
     mockFetch(({ url }) =>
       url.endsWith('/site_settings')

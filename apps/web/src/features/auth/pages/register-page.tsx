@@ -8,7 +8,7 @@ import { siteSettingsQueryOptions } from '../../../components/maintenance-banner
 import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
-import { safeRedirectTarget } from '../../../lib/redirect';
+import { isPartyInviteRedirect, safeRedirectTarget } from '../../../lib/redirect';
 import { signUp } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { ContinueWithDiscord } from '../../discord/components/continue-with-discord';
@@ -59,7 +59,9 @@ export function RegisterPage() {
           Create your account
         </Title>
         <Text c="dimmed" size="sm">
-          Keep your characters, parties and inventories in one place.
+          {isPartyInviteRedirect(redirect)
+            ? 'Once your account is made, you go straight back to join the party you were invited to.'
+            : 'Keep your characters, parties and inventories in one place.'}
         </Text>
       </Stack>
       {closed ? (
