@@ -14,8 +14,13 @@ import { InventoryWorkspace } from './inventory-workspace';
 export const partyInventoryUnavailable =
   'Party inventory not available. You must have a character in the party to access inventory.';
 
+/**
+ * Why the stash is out of reach, and both ways in: a plan of one's own, or a sponsor in this party (spec/01
+ * "Patronage grants a beneficiary a tier's features within one party"; any member whose own plan has
+ * patronage may sponsor, the GM paying for the table being the usual case, decisions "Patronage").
+ */
 export const partyCollaborationMissing =
-  "You can look at the party's containers and use your own character's, but changing the party's needs a plan with party collaboration.";
+  "You can look at the party's containers and use your own character's, but changing the party's needs a plan with party collaboration, or a sponsor: your Game Master, or any member whose plan can sponsor players, can sponsor you in this party.";
 
 /**
  * spec/02 §2 party Inventory tab: for users with a character in the party, and for its GM even without one
@@ -35,7 +40,13 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | '
     ? [{ type: 'party', id: party.id }, ...reachable.map((c) => ({ type: 'character' as const, id: c.id }))]
     : [];
   const sources = useOwnerContainers(owners);
-  const collaboration = useQuery({ ...partyCollaborationQuery(party.id), enabled: available });
+  // Asked of every member, a character or not: a new player's first look at the stash should already say
+  // why it is view only, before they make a character and find out by being refused.
+  const collaboration = useQuery({ ...partyCollaborationQuery(party.id), enabled: characters.isSuccess });
+  const collaborationPrompt =
+    collaboration.data === false ? (
+      <FeatureUpgradePrompt feature="party_collaboration">{partyCollaborationMissing}</FeatureUpgradePrompt>
+    ) : null;
 
   if (characters.isPending || (owners.length > 0 && sources.isPending)) {
     return (
@@ -65,26 +76,27 @@ export function PartyInventory({ party }: { party: Pick<Party, 'id' | 'name' | '
   }
   if (!available) {
     return (
-      <Paper withBorder p="lg" data-testid="party-inventory-unavailable">
-        <Stack gap="sm" align="center">
-          <Text ta="center">{partyInventoryUnavailable}</Text>
-          {/* The way forward (issue 12): a member without a character here makes one for this party. */}
-          {characters.isSuccess ? (
-            <Button component={Link} to={`/characters/new?party_id=${party.id}`}>
-              Create a character in this party
-            </Button>
-          ) : null}
-        </Stack>
-      </Paper>
+      <Stack gap="md">
+        <Paper withBorder p="lg" data-testid="party-inventory-unavailable">
+          <Stack gap="sm" align="center">
+            <Text ta="center">{partyInventoryUnavailable}</Text>
+            {/* The way forward (issue 12): a member without a character here makes one for this party. */}
+            {characters.isSuccess ? (
+              <Button component={Link} to={`/characters/new?party_id=${party.id}`}>
+                Create a character in this party
+              </Button>
+            ) : null}
+          </Stack>
+        </Paper>
+        {collaborationPrompt}
+      </Stack>
     );
   }
   const stash = sources.containers.find((c) => c.owner.type === 'party');
   const first = stash ?? sources.containers[0] ?? null;
   return (
     <Stack gap="md">
-      {collaboration.data === false ? (
-        <FeatureUpgradePrompt feature="party_collaboration">{partyCollaborationMissing}</FeatureUpgradePrompt>
-      ) : null}
+      {collaborationPrompt}
       <InventoryWorkspace
         owner={party.name}
         titleOrder={2}

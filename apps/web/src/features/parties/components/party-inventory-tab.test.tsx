@@ -3,7 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, pageMeta } from '../../../test/party-fixtures';
-import { partyInventoryUnavailable } from '../../inventory/components/party-inventory';
+import {
+  partyCollaborationMissing,
+  partyInventoryUnavailable,
+} from '../../inventory/components/party-inventory';
 import {
   buildContainer,
   buildPartyStash,
@@ -26,7 +29,16 @@ const theirs = buildCharacter({ id: 'character-theirs', is_owner: false, party_i
 type Answer = () => Response | Promise<Response>;
 
 /** The party's API: its characters (mine or not), what its containers list answers, a bag per character. */
-function partyServer({ characters = [theirs], containers }: { characters?: unknown[]; containers: Answer }) {
+function partyServer({
+  characters = [theirs],
+  containers,
+  collaboration = true,
+}: {
+  characters?: unknown[];
+  containers: Answer;
+  /** Whether the plan that applies to the user in this party includes party collaboration. */
+  collaboration?: boolean;
+}) {
   return mockFetch(({ url, init }) => {
     const path = new URL(url, 'http://test').pathname.replace('/api/v1', '');
     if (path === '/characters') {
@@ -40,7 +52,7 @@ function partyServer({ characters = [theirs], containers }: { characters?: unkno
     if (/^\/characters\/[^/]+\/containers$/.test(path))
       return success([buildContainer({ name: 'Backpack' })]);
     if (init.method === 'POST' && path === '/subscription/check_feature') {
-      return success({ allowed: true, feature: 'party_collaboration' });
+      return success({ allowed: collaboration, feature: 'party_collaboration' });
     }
     return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${path}`);
   });
@@ -72,6 +84,29 @@ describe('PartyInventoryTab', () => {
     expect(create).toHaveFocus();
     await user.tab();
     expect(open).toHaveFocus();
+  });
+
+  it('tells a new player without a plan for the stash why, with the upgrade link and the sponsor way in', async () => {
+    partyServer({ containers: () => success([{ ...stash, can_act: false }]), collaboration: false });
+    renderWithProviders(<PartyInventoryTab party={party} />);
+    expect(await screen.findByTestId('party-inventory-unavailable')).toBeInTheDocument();
+    const prompt = await screen.findByTestId('upgrade-prompt', {}, { timeout: 5_000 });
+    expect(prompt).toHaveTextContent('Party collaboration is not included in your plan');
+    expect(prompt).toHaveTextContent(partyCollaborationMissing);
+    expect(prompt).toHaveTextContent(
+      'your Game Master, or any member whose plan can sponsor players, can sponsor you',
+    );
+    expect(within(prompt).getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
+      'href',
+      '/subscription/upgrade?feature=party_collaboration',
+    );
+  });
+
+  it('says nothing of plans to a player whose plan covers the stash', async () => {
+    partyServer({ containers: () => success([stash]) });
+    renderWithProviders(<PartyInventoryTab party={party} />);
+    expect(await screen.findByTestId('party-container-card')).toBeInTheDocument();
+    expect(screen.queryByTestId('upgrade-prompt')).not.toBeInTheDocument();
   });
 
   it('marks a container the user may only look at as view only', async () => {
