@@ -7,6 +7,13 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
+ * Files that start the server as a process on PGlite, whatever TEST_DATABASE_URL says: they unpack the
+ * PGlite template (`inject`) for a DATA_DIR, which alone would count them among the files that reach the
+ * test database.
+ */
+const pgliteProcessFiles = ['src/main.test.ts'];
+
+/**
  * The PostgreSQL pass runs the files that reach the test database: they clone the template through
  * the helper (`buildTestApp`, `openTestDatabase`) or `inject` it themselves. The other files (pure
  * rules, config, the PGlite-only process tests in main.test.ts) run the very same code on either pass,
@@ -21,7 +28,8 @@ function engineIndependentFiles(): string[] {
       (file) =>
         !/test\/helper\.js|(?<![.\w])inject\(/.test(readFileSync(path.join(root, 'src', file), 'utf8')),
     )
-    .map((file) => `src/${file.split(path.sep).join('/')}`);
+    .map((file) => `src/${file.split(path.sep).join('/')}`)
+    .concat(pgliteProcessFiles);
 }
 
 export default defineProject({

@@ -1,11 +1,20 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type SQL, sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { openPglite } from './db/client.js';
 import { latestMigrationMillis, migrationsAfter, migrationWhen } from './db/migration-journal.js';
@@ -13,6 +22,28 @@ import { latestMigrationMillis, migrationsAfter, migrationWhen } from './db/migr
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+let migratedDatabase: Promise<string> | undefined;
+/**
+ * A DATA_DIR of its own holding the migrated, seeded template (global setup), for the tests whose point is
+ * not the first start: a server that creates its database spends seconds on initdb, every migration and
+ * the seed. The first start is the SIGTERM test's, on the shared DATA_DIR. Unpacked once, copied per test.
+ */
+async function dataDirWithMigratedDatabase(): Promise<string> {
+  migratedDatabase ??= (async () => {
+    const unpacked = path.join(dataDir, 'template', 'pglite');
+    const database = await openPglite({
+      dataDir: unpacked,
+      loadDataDir: new Blob([readFileSync(inject('pgliteTemplatePath'))]),
+    });
+    await database.close();
+    return unpacked;
+  })();
+  const unpacked = await migratedDatabase;
+  const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
+  cpSync(unpacked, path.join(ownDir, 'pglite'), { recursive: true });
+  return ownDir;
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -193,14 +224,13 @@ describe('the server process', () => {
   });
 
   it('stops with one line and releases DATA_DIR when the start fails after taking it', async () => {
-    const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
+    const ownDir = await dataDirWithMigratedDatabase();
     try {
       // The generated JWT secret cannot be read: building the app fails after the lock was taken.
       mkdirSync(path.join(ownDir, 'jwt-secret'));
       const server = startServer({ PORT: String(await freePort()), DATA_DIR: ownDir });
       expect(await server.exited).toBe(1);
-      // After the log's lines (the migrations this first start applied, on stdout), the one line that says
-      // why, last on stderr.
+      // After the log's lines (on stdout), the one line that says why, last on stderr.
       expect(server.lastErrorLine()).toMatch(/^haversack: cannot start: EISDIR: .+$/);
       expect(existsSync(path.join(ownDir, 'haversack.pid'))).toBe(false);
     } finally {
@@ -347,7 +377,7 @@ describe('the server process', () => {
   }, 90_000);
 
   it('ends within SHUTDOWN_TIMEOUT on SIGTERM even when nobody reads its log output', async () => {
-    const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
+    const ownDir = await dataDirWithMigratedDatabase();
     const port = await freePort();
     const server = startServer({ PORT: String(port), DATA_DIR: ownDir, SHUTDOWN_TIMEOUT: '3' });
     try {
@@ -375,7 +405,7 @@ describe('the server process', () => {
   }, 90_000);
 
   it('releases DATA_DIR when SHUTDOWN_TIMEOUT runs out', async () => {
-    const ownDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-main-'));
+    const ownDir = await dataDirWithMigratedDatabase();
     const port = await freePort();
     const server = startServer({ PORT: String(port), DATA_DIR: ownDir, SHUTDOWN_TIMEOUT: '2' });
     let socket: Socket | undefined;
