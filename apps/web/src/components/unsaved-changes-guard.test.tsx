@@ -150,4 +150,24 @@ describe('leaving a form with unsaved changes (spec/01 §8)', { timeout: 30_000 
     await typeNote(user);
     expect(unload()).toBe(true);
   });
+
+  it('asks before closing or reloading the tab while a change is sent and not yet answered', async () => {
+    let answer: (() => void) | undefined;
+    const { queryClient } = renderNoteForm();
+    const unload = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(unload()).toBe(false);
+    const change = queryClient
+      .getMutationCache()
+      .build(queryClient, { mutationFn: () => new Promise<void>((resolve) => (answer = resolve)) })
+      .execute(undefined);
+    await waitFor(() => expect(answer).toBeDefined(), { timeout: 5_000 });
+    expect(unload()).toBe(true);
+    answer?.();
+    await change;
+    expect(unload()).toBe(false);
+  });
 });

@@ -2,7 +2,7 @@ import { useWindowEvent } from '@mantine/hooks';
 import { useState } from 'react';
 import { type BlockerFunction, useBlocker } from 'react-router';
 import { generalMessages } from '../lib/toast';
-import { hasUnsavedChanges, loadUnsavedChangesDialog } from '../lib/unsaved-changes';
+import { hasChangeUnderWay, hasUnsavedChanges, loadUnsavedChangesDialog } from '../lib/unsaved-changes';
 import { deferredComponent } from './deferred-component';
 
 // The dialog (Mantine's Modal, with its scroll area and focus trap) loads only when a form that can hold
@@ -19,7 +19,8 @@ const leavesThePage: BlockerFunction = ({ currentLocation, nextLocation }) =>
 /**
  * spec/01 §8 "You have unsaved changes.": leaving a page whose form has changes asks first, in a dialog
  * (a toast cannot hold the keyboard's focus for the choice). Closing or reloading the tab gets the
- * browser's own question. Mounted once, at the root: React Router allows one blocker.
+ * browser's own question, as it does while a change is sent and not yet answered (leaving then, the player
+ * would not know whether it was made). Mounted once, at the root: React Router allows one blocker.
  */
 export function UnsavedChangesGuard() {
   const blocker = useBlocker(leavesThePage);
@@ -29,7 +30,7 @@ export function UnsavedChangesGuard() {
   if (blocked && !asked) setAsked(true);
 
   useWindowEvent('beforeunload', (event) => {
-    if (hasUnsavedChanges()) event.preventDefault();
+    if (hasUnsavedChanges() || hasChangeUnderWay()) event.preventDefault();
   });
 
   if (!asked) return null;

@@ -1,9 +1,17 @@
 import { focusManager, onlineManager, QueryObserver } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../stores/auth-store';
+import { useUiStore } from '../stores/ui-store';
 import { buildUser } from '../test/fixtures';
 import { ApiError } from './http-client';
-import { createQueryClient, quietWhileSigningOut, refetchQueriesFailedForConnection } from './query-client';
+import {
+  createQueryClient,
+  quietWhileSigningOut,
+  refetchQueriesFailedForConnection,
+  SLOW_CHANGE_MS,
+  slowChangeMessage,
+} from './query-client';
+import { hasChangeUnderWay } from './unsaved-changes';
 
 afterEach(() => onlineManager.setOnline(true));
 
@@ -103,5 +111,82 @@ describe('the query client', () => {
       focusManager.setFocused(undefined);
       vi.useRealTimers();
     }
+  });
+});
+
+describe('a change waiting for its answer', () => {
+  const slowToasts = () =>
+    useUiStore.getState().toasts.filter((shown) => shown.message === slowChangeMessage);
+
+  beforeEach(() => useUiStore.setState({ toasts: [] }));
+  afterEach(() => {
+    vi.useRealTimers();
+    useUiStore.setState({ toasts: [] });
+  });
+
+  /** A change whose answer comes when the test says. */
+  function heldChange(client: ReturnType<typeof createQueryClient>) {
+    let answer: (() => void) | undefined;
+    const mutationFn = () => new Promise<void>((resolve) => (answer = resolve));
+    const done = client.getMutationCache().build(client, { mutationFn }).execute(undefined);
+    return { sent: () => answer !== undefined, answer: () => answer?.(), done };
+  }
+
+  it('says "Still working… (slow connection)" once after 4 s, however many wait, until the last is answered', async () => {
+    vi.useFakeTimers();
+    const client = createQueryClient();
+    const first = heldChange(client);
+    const second = heldChange(client);
+    await vi.advanceTimersByTimeAsync(SLOW_CHANGE_MS - 1);
+    expect(slowChangeMessage).toBe('Still working… (slow connection)');
+    expect(slowToasts()).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(slowToasts()).toHaveLength(1);
+    expect(slowToasts()[0]?.kind).toBe('info');
+
+    first.answer();
+    await first.done;
+    expect(slowToasts()).toHaveLength(1);
+    second.answer();
+    await second.done;
+    expect(slowToasts()).toHaveLength(0);
+  });
+
+  it('says nothing of a change answered within 4 s, nor of a failed one later', async () => {
+    vi.useFakeTimers();
+    const client = createQueryClient();
+    const quick = heldChange(client);
+    await vi.advanceTimersByTimeAsync(SLOW_CHANGE_MS - 100);
+    quick.answer();
+    await quick.done;
+    await vi.advanceTimersByTimeAsync(SLOW_CHANGE_MS);
+    expect(slowToasts()).toHaveLength(0);
+
+    const refused = client
+      .getMutationCache()
+      .build(client, {
+        mutationFn: () =>
+          new Promise((_resolve, reject) =>
+            setTimeout(() => reject(new Error('refused')), SLOW_CHANGE_MS * 2),
+          ),
+      })
+      .execute(undefined);
+    refused.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(SLOW_CHANGE_MS);
+    expect(slowToasts()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(SLOW_CHANGE_MS);
+    await expect(refused).rejects.toThrow('refused');
+    expect(slowToasts()).toHaveLength(0);
+  });
+
+  it('counts as under way from the moment it is sent until its answer', async () => {
+    const client = createQueryClient();
+    expect(hasChangeUnderWay()).toBe(false);
+    const change = heldChange(client);
+    await vi.waitFor(() => expect(change.sent()).toBe(true));
+    expect(hasChangeUnderWay()).toBe(true);
+    change.answer();
+    await change.done;
+    expect(hasChangeUnderWay()).toBe(false);
   });
 });

@@ -1,8 +1,10 @@
 import { QUERY_GC_MS, QUERY_RETRY, QUERY_STALE_MS } from '@haversack/contracts';
-import { focusManager, QueryCache, QueryClient } from '@tanstack/react-query';
+import { focusManager, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { useAuthStore } from '../stores/auth-store';
+import { useUiStore } from '../stores/ui-store';
 import { isApiError } from './http-client';
-import { toast } from './toast';
+import { dismissToast, toast } from './toast';
+import { noteChangeUnderWay } from './unsaved-changes';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -18,9 +20,52 @@ function mayPassLater(error: Error): boolean {
   return !(isApiError(error) && error.status >= 400 && error.status < 500);
 }
 
+/** How long a change waits for its answer before the player is told the connection is slow. */
+export const SLOW_CHANGE_MS = 4_000;
+export const slowChangeMessage = 'Still working… (slow connection)';
+/**
+ * The slow toast stays until the last slow change is answered, not for a toast's usual 5 s: a change may
+ * wait that long (its resend, then up to 2 minutes offline in lib/http-client.ts); past it, it has failed.
+ */
+const SLOW_CHANGE_TOAST_MS = 10 * 60_000;
+
+/**
+ * Every change of a client, from the moment it is sent to its answer: under way (the tab asks before it
+ * closes), and, past 4 s, slow: one "Still working…" toast however many are, gone with the last answer.
+ */
+function followChangesUnderWay(): Pick<MutationCache['config'], 'onMutate' | 'onSettled'> {
+  const slowTimers = new Map<object, ReturnType<typeof setTimeout>>();
+  const slowChanges = new Set<object>();
+  let slowToastId: string | undefined;
+  const slowToastShown = () =>
+    slowToastId !== undefined && useUiStore.getState().toasts.some((shown) => shown.id === slowToastId);
+  return {
+    onMutate: (_variables, change) => {
+      noteChangeUnderWay(change, true);
+      const timer = setTimeout(() => {
+        slowTimers.delete(change);
+        slowChanges.add(change);
+        // One toast for them all; shown again only if the player dismissed it and another change is slow.
+        if (!slowToastShown()) slowToastId = toast.info(slowChangeMessage, SLOW_CHANGE_TOAST_MS);
+      }, SLOW_CHANGE_MS);
+      slowTimers.set(change, timer);
+    },
+    onSettled: (_data, _error, _variables, _result, change) => {
+      noteChangeUnderWay(change, false);
+      clearTimeout(slowTimers.get(change));
+      slowTimers.delete(change);
+      slowChanges.delete(change);
+      if (slowChanges.size > 0 || slowToastId === undefined) return;
+      dismissToast(slowToastId);
+      slowToastId = undefined;
+    },
+  };
+}
+
 /** spec/01 §9: fresh 5 min, kept 10 min, 1 retry, no refetch on window focus; changes never wait offline. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    mutationCache: new MutationCache(followChangesUnderWay()),
     queryCache: new QueryCache({
       onError: (_error, query) => {
         if (query.meta?.errorMessage) toast.error(query.meta.errorMessage);

@@ -17,6 +17,21 @@ export function hasUnsavedChanges(): boolean {
 }
 
 /**
+ * The changes sent and not yet answered (the query client's mutations note theirs): closing or reloading
+ * the tab now would leave the player not knowing whether they were made, so the guard asks first.
+ */
+const changesUnderWay = new Set<object>();
+
+export function noteChangeUnderWay(change: object, underWay: boolean): void {
+  if (underWay) changesUnderWay.add(change);
+  else changesUnderWay.delete(change);
+}
+
+export function hasChangeUnderWay(): boolean {
+  return changesUnderWay.size > 0;
+}
+
+/**
  * spec/01 §8 "You have unsaved changes.": registers a form whose changes leaving the page would lose.
  * `isDirty` is read when the user tries to leave (pass `form.isDirty`). Run the save, and Cancel, through
  * the returned function: while it runs the form does not hold the user back, so a save that ends by
