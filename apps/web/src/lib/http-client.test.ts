@@ -1,6 +1,7 @@
 import { errorCatalogue, errorEnvelopeSchema, idempotencyMessages } from '@haversack/contracts';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { useUiStore } from '../stores/ui-store';
 import { authHeaderOf, buildTokens, failure, jsonResponse, mockFetch, success } from '../test/fixtures';
 import {
   API_V1,
@@ -10,6 +11,7 @@ import {
   CHANGE_OFFLINE_WAIT_MS,
   CHANGE_RETRY_DELAY_MS,
   CHANGE_WAIT_MS,
+  changeNotMadeSessionEndedMessage,
   readErrorEnvelope,
   signedOutInAnotherTab,
   toastUnexplainedFailure,
@@ -650,6 +652,57 @@ describe('apiRequest: refresh on 401', () => {
     expect(window.localStorage.getItem('token_expires_at')).toBeNull();
     expect(sessionExpiredToast).toHaveBeenCalledWith(errorCatalogue.EXPIRED_TOKEN.message);
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  describe('a change refused because the session cannot be renewed', () => {
+    const shownMessages = () => useUiStore.getState().toasts.map((shown) => shown.message);
+    beforeEach(() => useUiStore.setState({ toasts: [] }));
+    afterEach(() => useUiStore.setState({ toasts: [] }));
+
+    it('says the change was not made, ends the session at once, and never sends it again', async () => {
+      signInStorage();
+      const listener = vi.fn();
+      const unsubscribe = onSessionExpired(listener);
+      const fetchMock = mockFetch(({ url }) =>
+        url.endsWith('/auth/refresh')
+          ? failure(401, 'REVOKED_TOKEN', errorCatalogue.REVOKED_TOKEN.message)
+          : failure(401, 'EXPIRED_TOKEN', 'expired'),
+      );
+      const error = await caught(
+        apiRequest(`${API_V1}/items`, { method: 'POST', body: { name: 'Rope' }, toast: false }),
+      );
+      unsubscribe();
+      expect(error.status).toBe(401);
+      // The change, the refused refresh; nothing after it with the dead tokens.
+      expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual([
+        '/api/v1/items',
+        '/api/v1/auth/refresh',
+      ]);
+      expect(tokenStorage.getAccessToken()).toBeNull();
+      expect(listener).toHaveBeenCalledTimes(1);
+      expect(changeNotMadeSessionEndedMessage).toBe('Your change was not made. Sign in and make it again.');
+      expect(shownMessages()).toContain(changeNotMadeSessionEndedMessage);
+    });
+
+    it('is not said of a read, nor of a change whose refresh only lost its connection', async () => {
+      signInStorage();
+      mockFetch(({ url }) =>
+        url.endsWith('/auth/refresh')
+          ? failure(401, 'EXPIRED_TOKEN', errorCatalogue.EXPIRED_TOKEN.message)
+          : failure(401, 'EXPIRED_TOKEN', 'expired'),
+      );
+      await caught(apiRequest(`${API_V1}/items/1`));
+      expect(shownMessages()).not.toContain(changeNotMadeSessionEndedMessage);
+
+      signInStorage();
+      mockFetch(({ url }) => {
+        if (url.endsWith('/auth/refresh')) throw new TypeError('Failed to fetch');
+        return failure(401, 'EXPIRED_TOKEN', 'expired');
+      });
+      await caught(apiRequest(`${API_V1}/items`, { method: 'POST', body: { name: 'Rope' }, toast: false }));
+      expect(tokenStorage.getRefreshToken()).toBe('refresh-old');
+      expect(shownMessages()).not.toContain(changeNotMadeSessionEndedMessage);
+    });
   });
 
   it('says so when another tab of the browser signed out', async () => {

@@ -9,6 +9,7 @@ import {
   idempotencyMadeAnswerLost,
   idempotencyStillRunning,
   isErrorCode,
+  TOAST_SESSION_EXPIRED_MS,
 } from '@haversack/contracts';
 import { authSchema } from './auth-schemas-loader';
 import { browserTurn } from './browser-turn';
@@ -449,6 +450,12 @@ async function fetchAuthorized(
     const current = tokenStorage.getAccessToken();
     const refreshed = (current !== null && current !== token) || (await refreshSession());
     if (refreshed) return fetchAuthorized(path, options, accept, true);
+    // The session could not be renewed and has ended (its tokens are gone; a refresh that only lost its
+    // connection keeps them). A change refused with it was not made: the form that sent it goes with the
+    // session, so the toast, which outlives the move to the sign-in page, says so there.
+    if ((options.method ?? 'GET') !== 'GET' && tokenStorage.getRefreshToken() === null) {
+      toast.error(changeNotMadeSessionEndedMessage, TOAST_SESSION_EXPIRED_MS);
+    }
     return { response, body };
   }
   return { response };
@@ -568,6 +575,9 @@ function errorFromResponse(status: number, body: unknown): ApiError {
   const bare = codeForBareStatus(status);
   return errorFor(bare.code, status, bare.message);
 }
+
+/** Said of a change refused because its session could not be renewed (refresh token revoked or expired). */
+export const changeNotMadeSessionEndedMessage = 'Your change was not made. Sign in and make it again.';
 
 /** What a tab says when another tab of the same browser ended the session they share. */
 export const signedOutInAnotherTab = 'You signed out in another tab. Sign in again to continue.';
