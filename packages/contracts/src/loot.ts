@@ -48,6 +48,8 @@ export const lootMessages = {
   duplicated: 'Loot template duplicated',
   updated: 'Loot updated',
   taken: 'Item taken successfully',
+  /** spec/02 §8 names only the claim's failure ("Failed to claim item"); a take's says take. */
+  takeFailed: 'Failed to take item',
   previewed: 'This is who would get what. Nothing has moved yet.',
   cannotTake: 'You need a character in this party to take loot.',
   /** DESIGN §4: observers only read, whatever characters they have in the party. */

@@ -112,7 +112,7 @@ export function TakeLootDialog({
   }, [pick, reset, setQuantity]);
 
   const gone = pick !== null && live === undefined && !mutation.isPending;
-  useCloseWhenTaken(gone, mutation.error, onClose);
+  useCloseWhenTaken(gone, mutation.error, onClose, mutation.variables?.kind);
 
   if (!shown || !item) return null;
   const { kind } = shown;
@@ -206,7 +206,7 @@ export function TakeLootDialog({
           )}
           {mutation.error ? (
             <Alert color="red" variant="light" role="alert" data-testid="take-error">
-              {takeErrorMessage(mutation.error)}
+              {takeErrorMessage(mutation.error, kind)}
             </Alert>
           ) : null}
           <Group justify="flex-end" gap="sm">

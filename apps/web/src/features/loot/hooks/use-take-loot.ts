@@ -11,11 +11,12 @@ import { invalidateLoot, lootErrorMessage, type TakeRequest, takeLoot } from '..
 /**
  * Why a take or claim failed, as the user should read it: a refused destination or quantity names the
  * field's reason ("Choose a container of one of your characters in this party.", "Only 2 left in this
- * loot."), anything else the server's message or "Failed to claim item" (spec/02 §8).
+ * loot."), anything else the server's message or, for a claim, "Failed to claim item" (spec/02 §8), for a
+ * take "Failed to take item".
  */
-export function takeErrorMessage(error: unknown): string {
+export function takeErrorMessage(error: unknown, kind: 'take' | 'claim' = 'take'): string {
   if (isApiError(error) && error.details[0]?.message) return error.details[0].message;
-  return lootErrorMessage(error, lootMessages.claimFailed);
+  return lootErrorMessage(error, kind === 'claim' ? lootMessages.claimFailed : lootMessages.takeFailed);
 }
 
 /**
@@ -45,12 +46,17 @@ export function useTakeQuantity(left: number) {
  * loot and it was gone) closes, and says why once: the form that would have shown it is gone. Not while
  * our own take is in flight: its live event may empty the stack before its answer arrives.
  */
-export function useCloseWhenTaken(gone: boolean, failure: unknown, onClose: () => void) {
+export function useCloseWhenTaken(
+  gone: boolean,
+  failure: unknown,
+  onClose: () => void,
+  kind: 'take' | 'claim' = 'take',
+) {
   useEffect(() => {
     if (!gone) return;
-    toast.error(failure ? takeErrorMessage(failure) : lootMessages.alreadyTaken);
+    toast.error(failure ? takeErrorMessage(failure, kind) : lootMessages.alreadyTaken);
     onClose();
-  }, [gone, failure, onClose]);
+  }, [gone, failure, onClose, kind]);
 }
 
 export interface TakeLootRequest extends TakeRequest {
