@@ -178,3 +178,78 @@ describe('PartyOverviewTab members', () => {
     expect(within(region).queryByRole('status')).not.toBeInTheDocument();
   });
 });
+
+describe('PartyOverviewTab members on a slow or dropped connection', () => {
+  beforeEach(() => useUiStore.setState({ toasts: [] }));
+  afterEach(() => useUiStore.setState({ toasts: [] }));
+
+  const member = (userId: string, username: string): PartyMember => ({
+    id: `member-${userId}`,
+    user_id: userId,
+    role: 'player',
+    created_at: '2026-01-01T00:00:00.000Z',
+    user: { username, email: null },
+    party_collaboration: null,
+    character_details: [],
+  });
+  /** The members answer, or a dropped connection while `connected` is false. */
+  function serve() {
+    const state = { connected: true, members: [member('user-brom', 'Brom')] };
+    const fetches = mockFetch(({ url }) => {
+      if (new URL(url, 'http://test').pathname !== '/api/v1/parties/party-1/members')
+        return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
+      if (!state.connected) throw new TypeError('Failed to fetch');
+      return success(state.members);
+    });
+    const membersAsked = () =>
+      fetches.mock.calls.filter(([input]) => String(input).endsWith('/parties/party-1/members')).length;
+    return { state, membersAsked };
+  }
+
+  it('offers Try Again when the members could not be loaded at all', async () => {
+    const { state, membersAsked } = serve();
+    state.connected = false;
+    const user = userEvent.setup();
+    renderWithProviders(
+      <PartyOverviewTab party={buildParty({ id: 'party-1' })} onShare={noop} onShowCharacters={noop} />,
+    );
+    const region = screen.getByRole('region', { name: 'Members' });
+    await within(region).findByText('Members could not be loaded.', undefined, { timeout: 5_000 });
+    const asked = membersAsked();
+    state.connected = true;
+    await user.click(within(region).getByRole('button', { name: 'Try Again' }));
+    expect(await within(region).findByRole('list', { name: 'Members' })).toHaveTextContent('Brom');
+    expect(membersAsked()).toBe(asked + 1);
+  });
+
+  it('keeps the loaded members when a refresh fails, says so, and tries again on request', async () => {
+    const { state, membersAsked } = serve();
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(
+      <PartyOverviewTab party={buildParty({ id: 'party-1' })} onShare={noop} onShowCharacters={noop} />,
+    );
+    const region = screen.getByRole('region', { name: 'Members' });
+    await within(region).findByRole('list', { name: 'Members' });
+    // A live update's refresh while the connection is down.
+    state.connected = false;
+    await queryClient.refetchQueries({ queryKey: ['parties'] }).catch(() => undefined);
+    await waitFor(() => expect(within(region).getByTestId('refresh-failed-note')).toBeVisible(), {
+      timeout: 5_000,
+    });
+    expect(within(region).getByRole('status')).toHaveTextContent(
+      'Could not refresh. Showing what was loaded before.',
+    );
+    expect(within(region).getByRole('list', { name: 'Members' })).toHaveTextContent('Brom');
+    expect(within(region).queryByText('Members could not be loaded.')).not.toBeInTheDocument();
+
+    state.connected = true;
+    state.members = [member('user-brom', 'Brom'), member('user-ivy', 'Ivy')];
+    const asked = membersAsked();
+    await user.click(within(region).getByRole('button', { name: 'Try Again' }));
+    await waitFor(() =>
+      expect(within(region).getByRole('list', { name: 'Members' })).toHaveTextContent('Ivy'),
+    );
+    expect(membersAsked()).toBe(asked + 1);
+    expect(within(region).queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
+  });
+});

@@ -3,7 +3,9 @@ import { Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title, VisuallyHid
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { listReset } from '../../../lib/list-reset';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { partyMembersQuery } from '../api/parties-api';
 import { InvitationBox } from './invitation-box';
 import { PartyAdminActions } from './party-admin-actions';
@@ -113,10 +115,15 @@ export function PartyOverviewTab({
                   <VisuallyHidden role="status">Loading members</VisuallyHidden>
                   <TextSkeleton lines={3} />
                 </div>
-              ) : members.isError && !members.data ? (
-                <Text size="sm" c="red">
-                  Members could not be loaded.
-                </Text>
+              ) : failedWithNothingToShow(members) ? (
+                <Stack gap="xs" align="flex-start">
+                  <Text size="sm" c="red">
+                    Members could not be loaded.
+                  </Text>
+                  <Button size="xs" variant="light" color="red" onClick={() => void members.refetch()}>
+                    Try Again
+                  </Button>
+                </Stack>
               ) : (
                 // A list named by the heading above it, as on the Members tab: a screen reader says how many
                 // and steps from one member to the next.
@@ -133,6 +140,7 @@ export function PartyOverviewTab({
                   ))}
                 </Stack>
               )}
+              <RefreshFailedNote query={members} />
             </Stack>
           </Paper>
         </Stack>
