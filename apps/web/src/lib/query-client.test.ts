@@ -7,6 +7,7 @@ import { ApiError } from './http-client';
 import {
   createQueryClient,
   quietWhileSigningOut,
+  refetchFailedWhenBackOnline,
   refetchQueriesFailedForConnection,
   SLOW_CHANGE_MS,
   slowChangeMessage,
@@ -66,6 +67,36 @@ describe('the query client', () => {
     expect(answers.refused).not.toHaveBeenCalled();
     expect(answers.fine).not.toHaveBeenCalled();
     for (const stop of stops) stop();
+  });
+
+  it('asks again, when the browser is back online, for a query on screen whose refresh the lost connection failed', async () => {
+    const client = createQueryClient();
+    const stopListening = refetchFailedWhenBackOnline(client);
+    let connected = true;
+    const ask = vi.fn(async () => {
+      if (!connected)
+        throw new ApiError({ code: 'NETWORK_ERROR', status: 0, message: 'Network connection error' });
+      return 'members';
+    });
+    const stop = new QueryObserver(client, { queryKey: ['members'], queryFn: ask, retry: false }).subscribe(
+      () => undefined,
+    );
+    try {
+      await vi.waitFor(() => expect(client.getQueryState(['members'])?.status).toBe('success'));
+      // A live update's refresh while the connection is down: the members loaded before are still fresh, so
+      // TanStack's own refetch on reconnect would leave them be.
+      connected = false;
+      await client.refetchQueries({ queryKey: ['members'] });
+      expect(client.getQueryState(['members'])?.status).toBe('error');
+      ask.mockClear();
+      connected = true;
+      window.dispatchEvent(new Event('online'));
+      await vi.waitFor(() => expect(client.getQueryState(['members'])?.status).toBe('success'));
+      expect(ask).toHaveBeenCalledTimes(1);
+    } finally {
+      stop();
+      stopListening();
+    }
   });
 
   it('asks nothing while this tab signs out: a query under way is cancelled, an interval refetch waits', async () => {

@@ -103,6 +103,7 @@ export function quietWhileSigningOut(client: QueryClient): () => void {
 
 export const queryClient = createQueryClient();
 quietWhileSigningOut(queryClient);
+refetchFailedWhenBackOnline(queryClient);
 
 /**
  * Ask again for the queries on screen that failed for want of the server (a network or server error; a 4xx
@@ -119,4 +120,17 @@ export function refetchQueriesFailedForConnection(client: QueryClient): Promise<
     // A query already being asked for again (a live update's refresh) keeps its request.
     { cancelRefetch: false },
   );
+}
+
+/**
+ * The browser back online (its `online` event): the queries on screen that failed meanwhile are asked for
+ * again. TanStack's own refetch on reconnect asks only for stale ones, so a list whose refresh failed while its
+ * data was still fresh would keep saying so until Try Again; and it follows TanStack's online state, which
+ * changes only if it saw the browser go offline first. The socket's reconnect does the same for a server that
+ * was down (session-manager.tsx).
+ */
+export function refetchFailedWhenBackOnline(client: QueryClient): () => void {
+  const onOnline = () => void refetchQueriesFailedForConnection(client);
+  window.addEventListener('online', onOnline);
+  return () => window.removeEventListener('online', onOnline);
 }
