@@ -20,6 +20,8 @@ import { IconAlertTriangle, IconChevronDown, IconChevronRight, IconDownload } fr
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useCurrentUser } from '../../../stores/auth-store';
@@ -157,9 +159,10 @@ export function TransactionHistory({
       <VisuallyHidden role="status" data-testid="history-count">
         {query.data && !query.isPlaceholderData ? countText(totalCount) : ''}
       </VisuallyHidden>
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <HistorySkeleton />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <Alert
           color="red"
           variant="light"

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { adminSettingsQueryOptions, updateSiteSettings } from '../api/site-settings-api';
@@ -43,7 +44,7 @@ export function AdminSettingsPage() {
           <Skeleton height={80} />
           <Skeleton height={80} />
         </Stack>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Settings could not be loaded"
           message={query.error.message}

@@ -30,6 +30,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { PastLastPage } from '../../../components/past-last-page';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { type AdminUserSearch, adminUsersQueryOptions } from '../api/admin-users-api';
 import { adminDateTime } from '../lib/format';
@@ -197,7 +198,7 @@ export function AdminUsersPage() {
             <Skeleton key={row} height={40} />
           ))}
         </Stack>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Users could not be loaded"
           message={query.error.message}

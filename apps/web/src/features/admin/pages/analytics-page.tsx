@@ -18,6 +18,7 @@ import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { adminAnalyticsQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -125,7 +126,7 @@ export function AnalyticsPage() {
           <Skeleton h={260} radius="md" />
           <Skeleton h={260} radius="md" />
         </Stack>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Analytics"
           message={`Unable to fetch the time series: ${query.error.message}`}

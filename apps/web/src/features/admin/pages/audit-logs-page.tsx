@@ -21,6 +21,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { PastLastPage } from '../../../components/past-last-page';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { AUDIT_LOGS_PER_PAGE, auditLogsQueryOptions, exportAuditLogCsv } from '../api/audit-logs-api';
@@ -124,7 +125,7 @@ export function AuditLogsPage() {
             <Skeleton key={row} height={36} />
           ))}
         </Stack>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="The audit log could not be loaded"
           message={query.error.message}

@@ -19,7 +19,9 @@ import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { PastLastPage } from '../../../components/past-last-page';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { adminJobsQuery, retryJob, systemHealthKeys } from '../api/system-health-api';
@@ -175,13 +177,14 @@ export function BackgroundJobsPage() {
         ]}
         style={{ alignSelf: 'flex-start' }}
       />
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Stack gap="xs" aria-busy="true" aria-label="Loading jobs">
           {[0, 1, 2].map((n) => (
             <Skeleton key={n} h={40} radius="sm" />
           ))}
         </Stack>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Jobs"
           message="Unable to fetch the background jobs."

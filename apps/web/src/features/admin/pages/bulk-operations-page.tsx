@@ -25,8 +25,10 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import {
   bulkOperationsKeys,
@@ -284,9 +286,10 @@ export function BulkOperationsPage() {
         <Title order={2} size="h4" mb="sm">
           Recent operations
         </Title>
+        <RefreshFailedNote query={recent} />
         {recent.isPending ? (
           <Skeleton h={60} aria-label="Loading operations" />
-        ) : recent.isError && !recent.data ? (
+        ) : failedWithNothingToShow(recent) ? (
           <ErrorPanel
             title="Failed to Load Operations"
             message="Unable to fetch recent operations."

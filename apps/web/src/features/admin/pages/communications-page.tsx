@@ -20,8 +20,10 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { LinkedText } from '../../../components/linked-text';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
@@ -205,9 +207,10 @@ function AnnouncementsSection() {
       <Title order={3} size="h4" mt="lg" mb="sm">
         Published
       </Title>
+      <RefreshFailedNote query={list} />
       {list.isPending ? (
         <Skeleton h={80} aria-label="Loading announcements" />
-      ) : list.isError && !list.data ? (
+      ) : failedWithNothingToShow(list) ? (
         <ErrorPanel
           title="Failed to Load Announcements"
           message="Unable to fetch the announcements."
@@ -377,9 +380,10 @@ function MassMailSection() {
       <Title order={3} size="h4" mt="lg" mb="sm">
         Recent mailings
       </Title>
+      <RefreshFailedNote query={recent} />
       {recent.isPending ? (
         <Skeleton h={60} aria-label="Loading mailings" />
-      ) : recent.isError && !recent.data ? (
+      ) : failedWithNothingToShow(recent) ? (
         <ErrorPanel
           title="Failed to Load Mailings"
           message="Unable to fetch recent mailings."

@@ -5,7 +5,9 @@ import { Card, ColorSwatch, Grid, Group, SimpleGrid, Skeleton, Stack, Text, Titl
 import { useQuery } from '@tanstack/react-query';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { adminDashboardQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -25,6 +27,7 @@ export function DashboardPage() {
   return (
     <Stack gap="lg">
       <AdminPageHeader title="Dashboard" description="Users, content and activity across the site." />
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" aria-busy="true" aria-label="Loading dashboard">
           {Array.from({ length: 8 }, (_, i) => (
@@ -32,7 +35,7 @@ export function DashboardPage() {
             <Skeleton key={i} h={88} radius="md" />
           ))}
         </SimpleGrid>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Dashboard"
           message="Unable to fetch the site statistics."

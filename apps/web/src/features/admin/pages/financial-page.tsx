@@ -17,7 +17,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount, formatMoney } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { adminFinancialQuery, billingEventsQuery } from '../api/admin-stats-api';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -40,12 +42,13 @@ export function FinancialPage() {
         title="Financial"
         description="Subscriptions, estimated monthly revenue (tier price × paid subscriptions running that month), cancellations and billing events."
       />
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Stack gap="md" aria-busy="true" aria-label="Loading financial data">
           <Skeleton h={88} radius="md" />
           <Skeleton h={260} radius="md" />
         </Stack>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Financial Data"
           message="Unable to fetch subscriptions and revenue."
@@ -219,9 +222,10 @@ function BillingEventsCard() {
       <Title order={2} size="h4" mb="sm">
         Billing events (webhook log)
       </Title>
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Skeleton h={160} aria-label="Loading billing events" />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Billing Events"
           message="Unable to fetch the webhook log."

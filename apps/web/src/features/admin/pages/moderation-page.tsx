@@ -19,6 +19,8 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { LinkedText } from '../../../components/linked-text';
 import { PastLastPage } from '../../../components/past-last-page';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import {
@@ -70,12 +72,13 @@ export function ModerationPage() {
         ]}
         style={{ alignSelf: 'flex-start' }}
       />
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Stack gap="sm" aria-busy="true" aria-label="Loading reports">
           <Skeleton h={110} radius="md" />
           <Skeleton h={110} radius="md" />
         </Stack>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Reports"
           message="Unable to fetch the reports."

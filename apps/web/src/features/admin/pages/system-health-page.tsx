@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { systemHealthQuery } from '../api/system-health-api';
 import { AdminPageHeader } from '../components/admin-page-header';
@@ -143,7 +144,7 @@ export function SystemHealthPage() {
             <Skeleton key={n} h={120} radius="md" />
           ))}
         </SimpleGrid>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load System Health"
           message="Unable to fetch the system health."

@@ -4,6 +4,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { characterKeys, myCharactersQuery, updateCharacter } from '../api/characters-api';
 
@@ -95,9 +97,10 @@ export function CharacterAssignmentDialog({
         <Text size="sm" c="dimmed">
           Choose which of your characters adventure with this party.
         </Text>
+        <RefreshFailedNote query={query} />
         {query.isPending ? (
           <TextSkeleton lines={3} />
-        ) : query.isError && !query.data ? (
+        ) : failedWithNothingToShow(query) ? (
           <Alert color="red" variant="light" title="Failed to load your characters">
             {query.error.message}
           </Alert>

@@ -10,6 +10,7 @@ import { Box, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@ma
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { characterWealthQuery } from '../api/wealth-api';
 import { EncumbranceBadge, LoadMeter, loadLabel } from './load-meter';
 
@@ -153,7 +154,7 @@ export function CharacterWealthPanel({ characterId }: { characterId: string }) {
               </Stack>
             ))}
           </SimpleGrid>
-        ) : query.isError && !query.data ? (
+        ) : failedWithNothingToShow(query) ? (
           <ErrorPanel
             title="Unable to Load Wealth"
             message="Failed to count this character's coins and load. Please try again."

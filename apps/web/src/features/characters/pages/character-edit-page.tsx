@@ -4,7 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { changedFields } from '../../../lib/forms';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { characterKeys, characterQuery, updateCharacter } from '../api/characters-api';
@@ -23,11 +25,12 @@ export function CharacterEditPage() {
         <Title order={1}>Edit Character</Title>
         {query.data ? <Text c="dimmed">{query.data.name}</Text> : null}
       </Stack>
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Paper withBorder p="lg">
           <TextSkeleton lines={6} />
         </Paper>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to load character"
           message={query.error.message}

@@ -18,8 +18,10 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { NumberField } from '../../../components/number-field';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { isApiError } from '../../../lib/http-client';
 import { listReset } from '../../../lib/list-reset';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { PartyCardSkeletons } from '../../parties/components/party-card-skeletons';
 import { type CharacterFilters, charactersListQuery } from '../api/characters-api';
@@ -142,9 +144,10 @@ export function CharacterListPage() {
         {filtered && settled ? countText(query.data.meta.total_count) : ''}
       </VisuallyHidden>
 
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <PartyCardSkeletons />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to load characters"
           message={

@@ -7,6 +7,7 @@ import { useId, useRef, useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { partyQuery } from '../../parties/api/parties-api';
 import {
   containerCoinsQuery,
@@ -69,7 +70,7 @@ export function ContainerView(props: ContainerViewProps) {
         </Alert>
       ) : container.isPending ? (
         <Skeleton height={44} />
-      ) : container.isError && !container.data ? (
+      ) : failedWithNothingToShow(container) ? (
         <ErrorPanel
           title="Error loading container"
           message="This container could not be loaded. It may have been deleted, or you may not have access."

@@ -19,6 +19,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { myTemplatesQuery } from '../api/item-templates-api';
 import { TemplateSummary } from '../components/template-summary';
@@ -61,6 +63,7 @@ export function ItemListPage() {
         }}
         maw={420}
       />
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} aria-hidden="true">
           {Array.from({ length: 6 }, (_, index) => (
@@ -68,7 +71,7 @@ export function ItemListPage() {
             <Skeleton key={index} height={110} />
           ))}
         </SimpleGrid>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Error loading items"
           message={query.error.message}

@@ -29,9 +29,11 @@ import { IconBuildingWarehouse } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { UpgradePrompt } from '../../../components/upgrade-prompt';
 import { dialogFirstField } from '../../../lib/dialog-first-field';
 import { isApiError } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { transactionKeys } from '../../activity/api/transactions-api';
@@ -276,9 +278,10 @@ export function DistributeLootDialog({
       centered
     >
       <Stack gap="md">
+        <RefreshFailedNote query={characters} />
         {characters.isPending ? (
           <Skeleton height={96} />
-        ) : characters.isError && !characters.data ? (
+        ) : failedWithNothingToShow(characters) ? (
           <ErrorPanel
             title="Unable to load characters"
             message="The party's characters could not be loaded."

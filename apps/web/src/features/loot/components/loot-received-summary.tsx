@@ -3,6 +3,7 @@ import { Card, Group, Progress, Skeleton, Stack, Text, Title } from '@mantine/co
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { lootSummaryQuery } from '../api/loot-api';
 import { itemsCountLabel } from './loot-instance-format';
 
@@ -85,7 +86,7 @@ export function LootReceivedSummary({ partyId }: { partyId: string }) {
               </Stack>
             ))}
           </Stack>
-        ) : query.isError && !query.data ? (
+        ) : failedWithNothingToShow(query) ? (
           <ErrorPanel
             title="Unable to Load Loot Received"
             message="Failed to load what each character has received. Please try again."

@@ -7,6 +7,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { defaultPartyLootFilters, type PartyLootFilters, partyLootPageQuery } from '../api/loot-api';
 import { LootCard, LootCardSkeletons } from './loot-card';
 import { LootReceivedSummary } from './loot-received-summary';
@@ -120,9 +122,10 @@ export function PartyLootTab({
           {formatEnUs((meta.current_page - 1) * meta.per_page + shown)} of {formatEnUs(meta.total_count)}
         </Text>
       ) : null}
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <LootCardSkeletons />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Unable to Load Loot"
           message="Failed to load this party's loot. Please try again."

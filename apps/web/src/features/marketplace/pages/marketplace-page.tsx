@@ -21,6 +21,7 @@ import { useSearchParams } from 'react-router';
 import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { NumberField } from '../../../components/number-field';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { rangeError } from '../../../lib/range';
 import { weightLabel } from '../../../lib/weight';
@@ -205,7 +206,7 @@ export function MarketplacePage() {
             <Skeleton key={index} height={96} aria-hidden="true" />
           ))}
         </SimpleGrid>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Error loading the marketplace"
           message={query.error.message}

@@ -2,6 +2,8 @@ import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { relativeTime } from '../../activity/lib/relative-time';
 import { useNoticesLive } from '../api/notices-live';
 import { moreLikeIt, notificationsQuery } from '../api/notifications-api';
@@ -39,9 +41,10 @@ export function RecentNoticesCard() {
             See all
           </Anchor>
         </Group>
+        <RefreshFailedNote query={query} />
         {query.isPending ? (
           <TextSkeleton lines={3} />
-        ) : query.isError && !query.data ? (
+        ) : failedWithNothingToShow(query) ? (
           <Stack gap="xs" align="flex-start">
             <Text size="sm" c="red">
               Your notifications could not be loaded.

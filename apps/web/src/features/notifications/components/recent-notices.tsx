@@ -6,6 +6,8 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { useNoticesLive } from '../api/notices-live';
 import {
@@ -63,9 +65,10 @@ export function RecentNotices() {
           </Button>
         ) : null}
       </Group>
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <TextSkeleton lines={4} />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to load your notices"
           message={query.error.message}

@@ -15,6 +15,7 @@ import { useForm } from '@mantine/form';
 import { IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import {
   type AssignableRole,
@@ -105,7 +106,7 @@ export function InvitationBox({ partyId }: { partyId: string }) {
               </Group>
             ))}
           </Stack>
-        ) : invitations.isError && !invitations.data ? (
+        ) : failedWithNothingToShow(invitations) ? (
           <Text size="sm" c="red">
             Open invitations could not be loaded.
           </Text>

@@ -5,6 +5,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { CharacterAssignmentDialog } from '../../characters/components/character-assignment-dialog';
 import { partyKeys, partyMembersQuery } from '../api/parties-api';
@@ -34,9 +36,10 @@ export function PartyCharactersTab({ party }: { party: Party }) {
           </Button>
         </Group>
       </Group>
+      <RefreshFailedNote query={characters} />
       {characters.isPending ? (
         <PartyCardSkeletons count={3} />
-      ) : characters.isError && !characters.data ? (
+      ) : failedWithNothingToShow(characters) ? (
         <ErrorPanel
           title="Failed to load characters"
           message={characters.error.message}

@@ -5,8 +5,10 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
 import { ownerContainersQuery } from '../../inventory/api/inventory-api';
 import { PartyInventory } from '../../inventory/components/party-inventory';
@@ -49,9 +51,10 @@ function PartyContainersSection({ partyId }: { partyId: string }) {
           Without a character in this party you can still open each of its containers on its own page.
         </Text>
       </Stack>
+      <RefreshFailedNote query={containers} />
       {containers.isPending ? (
         <PartyCardSkeletons count={1} />
-      ) : containers.isError && !containers.data ? (
+      ) : failedWithNothingToShow(containers) ? (
         <ErrorPanel
           title="Error loading the party's containers"
           message="The party's containers could not be loaded."

@@ -18,9 +18,11 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatWhen } from '../../../lib/format';
 import { isApiError } from '../../../lib/http-client';
 import { listReset } from '../../../lib/list-reset';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { useStockFocus } from '../../../lib/use-stock-focus';
 import { useCurrentUser } from '../../../stores/auth-store';
@@ -144,12 +146,13 @@ export function PartyMembersTab({ party }: { party: Party }) {
           </Text>
         </Alert>
       ) : null}
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <div>
           <VisuallyHidden role="status">Loading members</VisuallyHidden>
           <TextSkeleton lines={4} />
         </div>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to load members"
           message={query.error.message}

@@ -4,8 +4,10 @@ import { IconAlertTriangle, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount, formatWhen } from '../../../lib/format';
 import { isApiError, outcomeUnknown } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth-store';
 import { partyKeys } from '../api/parties-api';
@@ -118,11 +120,12 @@ export function PartyNotesCard({ partyId }: { partyId: string }) {
         <Title order={2} size="h4" id={headingId}>
           Party notes
         </Title>
+        <RefreshFailedNote query={query} />
         {query.isPending ? (
           <div aria-busy="true">
             <TextSkeleton lines={3} />
           </div>
-        ) : query.isError && !query.data ? (
+        ) : failedWithNothingToShow(query) ? (
           <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} role="alert">
             <Stack gap="xs" align="flex-start">
               <Text size="sm">{notesLoadFailedMessage}</Text>

@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePhone } from '../../../lib/use-phone';
 import { formatWeight } from '../../../lib/weight';
 import { partyWealthQuery } from '../../characters/api/wealth-api';
@@ -144,13 +146,14 @@ export function PartyWealthSection({ partyId, isGm }: { partyId: string; isGm: b
         <Title order={2} size="h4" id={headingId}>
           {title}
         </Title>
+        <RefreshFailedNote query={query} />
         {query.isPending ? (
           <Stack gap="xs" aria-busy="true" data-testid="party-wealth-loading">
             {[0, 1, 2].map((i) => (
               <Skeleton key={i} height={36} />
             ))}
           </Stack>
-        ) : query.isError && !query.data ? (
+        ) : failedWithNothingToShow(query) ? (
           <ErrorPanel
             title="Unable to Load Party Wealth"
             message="Failed to count the party's coins and loads. Please try again."

@@ -5,6 +5,8 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth-store';
 import {
@@ -115,9 +117,10 @@ export function PatronagePanel({
         <Title order={3} size="h5" id="patronage-heading">
           Patronage
         </Title>
+        <RefreshFailedNote query={feature} />
         {feature.isPending ? (
           <TextSkeleton lines={2} />
-        ) : feature.isError && feature.data === undefined ? (
+        ) : failedWithNothingToShow(feature) ? (
           <Text size="sm" c="red">
             Patronage could not be checked. {feature.error.message}
           </Text>
@@ -134,7 +137,7 @@ export function PatronagePanel({
           </Paper>
         ) : eligible.isPending ? (
           <TextSkeleton lines={2} />
-        ) : eligible.isError && !eligible.data ? (
+        ) : failedWithNothingToShow(eligible) ? (
           <Text size="sm" c="red">
             Members could not be loaded. {eligible.error.message}
           </Text>

@@ -2,6 +2,8 @@ import { Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { myInvitationsQuery } from '../api/parties-api';
 
 /** Dashboard: party invitations waiting for an answer. */
@@ -24,9 +26,10 @@ export function PendingInvitationsCard() {
             Notifications
           </Anchor>
         </Group>
+        <RefreshFailedNote query={query} />
         {query.isPending ? (
           <TextSkeleton lines={2} />
-        ) : query.isError && !query.data ? (
+        ) : failedWithNothingToShow(query) ? (
           <Stack gap="xs" align="flex-start">
             <Text size="sm" c="red">
               Your invitations could not be loaded.

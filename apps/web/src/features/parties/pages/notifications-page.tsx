@@ -5,6 +5,8 @@ import { useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -43,9 +45,10 @@ export function NotificationsPage() {
         <Title order={1}>Notifications</Title>
         <Text c="dimmed">Invitations to join parties, and what others did while you were away.</Text>
       </Stack>
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <TextSkeleton lines={4} />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to load notifications"
           message={query.error.message}

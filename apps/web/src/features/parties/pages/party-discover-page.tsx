@@ -19,6 +19,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { publicPartiesQuery } from '../api/parties-api';
 import { PartyCardSkeletons } from '../components/party-card-skeletons';
@@ -67,9 +69,10 @@ export function PartyDiscoverPage() {
         />
       </Group>
 
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <PartyCardSkeletons />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Parties"
           message="Unable to fetch public parties."

@@ -5,7 +5,9 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { changedFields } from '../../../lib/forms';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { partyKeys, partyQuery, updateParty } from '../api/parties-api';
@@ -41,11 +43,12 @@ export function PartyEditPage() {
         <Title order={1}>Edit Party</Title>
         {query.data ? <Text c="dimmed">{query.data.name}</Text> : null}
       </Stack>
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Paper withBorder p="lg">
           <TextSkeleton lines={6} />
         </Paper>
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Error loading party"
           message="An unexpected error occurred."

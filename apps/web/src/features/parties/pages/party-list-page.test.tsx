@@ -1,6 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { refetchFailedWhenBackOnline } from '../../../lib/query-client';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -106,5 +107,63 @@ describe('PartyListPage', () => {
       await screen.findByText('Error loading parties', undefined, { timeout: 5_000 }),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+});
+
+describe('PartyListPage on a slow or dropped connection', () => {
+  /** The parties, or a dropped connection while `connected` is false. */
+  function serve() {
+    const state = { connected: true, count: 2 };
+    const fetchMock = mockFetch(() => {
+      if (!state.connected) throw new TypeError('Failed to fetch');
+      return listResponse(state.count);
+    });
+    return { state, fetchMock };
+  }
+
+  it('keeps the loaded parties when a refresh fails, says so, and tries again on request', async () => {
+    const { state, fetchMock } = serve();
+    const user = userEvent.setup();
+    const { queryClient } = renderRoutes(routes, '/parties');
+    expect(await screen.findAllByTestId('party-card')).toHaveLength(2);
+    state.connected = false;
+    await queryClient.refetchQueries({ queryKey: ['parties'] });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByTestId('refresh-failed-note')).toHaveTextContent(
+      'Could not refresh. Showing what was loaded before.',
+    );
+    expect(screen.getAllByTestId('party-card')).toHaveLength(2);
+    expect(screen.queryByText('Error loading parties')).not.toBeInTheDocument();
+
+    state.connected = true;
+    state.count = 3;
+    const asked = fetchMock.mock.calls.length;
+    await user.click(
+      within(screen.getByTestId('refresh-failed-note')).getByRole('button', { name: 'Try Again' }),
+    );
+    await waitFor(() => expect(screen.getAllByTestId('party-card')).toHaveLength(3));
+    expect(fetchMock.mock.calls.length).toBe(asked + 1);
+    expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
+  });
+
+  it('asks again for the parties whose refresh failed when the browser is back online', async () => {
+    const { state, fetchMock } = serve();
+    const { queryClient } = renderRoutes(routes, '/parties');
+    const stopListening = refetchFailedWhenBackOnline(queryClient);
+    try {
+      await screen.findAllByTestId('party-card');
+      state.connected = false;
+      await queryClient.refetchQueries({ queryKey: ['parties'] });
+      await screen.findByTestId('refresh-failed-note', undefined, { timeout: 5_000 });
+      state.connected = true;
+      state.count = 3;
+      const asked = fetchMock.mock.calls.length;
+      window.dispatchEvent(new Event('online'));
+      await waitFor(() => expect(screen.getAllByTestId('party-card')).toHaveLength(3));
+      expect(fetchMock.mock.calls.length).toBe(asked + 1);
+      expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
+    } finally {
+      stopListening();
+    }
   });
 });

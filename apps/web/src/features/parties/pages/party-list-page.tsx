@@ -8,6 +8,8 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBoundary } from '../../../components/error-boundary';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { partiesListQuery } from '../api/parties-api';
 import { DeletePartyDialog } from '../components/delete-party-dialog';
@@ -84,9 +86,10 @@ export function PartyListPage() {
       </Group>
 
       <ErrorBoundary>
+        <RefreshFailedNote query={query} />
         {query.isPending ? (
           <PartyCardSkeletons />
-        ) : query.isError && !query.data ? (
+        ) : failedWithNothingToShow(query) ? (
           <ErrorPanel
             title="Error loading parties"
             message={query.error.message}

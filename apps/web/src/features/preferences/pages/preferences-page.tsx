@@ -5,6 +5,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { useUiStore } from '../../../stores/ui-store';
 import { preferencesQueryOptions, useUpdatePreferences } from '../api/preferences-api';
@@ -57,11 +59,12 @@ export function PreferencesPage() {
         <Text c="dimmed">Choose how Haversack looks and behaves for you. Changes are saved at once.</Text>
       </Stack>
 
+      <RefreshFailedNote query={preferences} />
       {preferences.isPending ? (
         <Paper withBorder p="lg">
           <TextSkeleton lines={5} lineHeight="relaxed" />
         </Paper>
-      ) : preferences.isError && !preferences.data ? (
+      ) : failedWithNothingToShow(preferences) ? (
         <ErrorPanel message="Your preferences could not be loaded." onRetry={() => preferences.refetch()} />
       ) : shown ? (
         <>

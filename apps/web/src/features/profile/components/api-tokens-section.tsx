@@ -32,9 +32,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { FeatureUpgradePrompt, UpgradePrompt } from '../../../components/upgrade-prompt';
 import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { isPlanRefusal } from '../../../lib/upgrade-link';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
@@ -120,9 +122,10 @@ export function ApiTokensSection() {
         {hasApiAccess === false ? (
           <FeatureUpgradePrompt feature="api_access">{apiTokensUpgradeText}</FeatureUpgradePrompt>
         ) : null}
+        <RefreshFailedNote query={tokens} />
         {tokens.isPending ? (
           <TextSkeleton lines={3} />
-        ) : tokens.isError && !tokens.data ? (
+        ) : failedWithNothingToShow(tokens) ? (
           <ErrorPanel
             title="Could not load your API tokens"
             message="Please try again."

@@ -6,6 +6,8 @@ import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { absoluteTime, relativeTimeInSentence } from '../../activity/lib/relative-time';
 import {
@@ -80,9 +82,10 @@ export function SignedInDevicesSection() {
             </Button>
           ) : null}
         </Group>
+        <RefreshFailedNote query={sessions} />
         {sessions.isPending ? (
           <TextSkeleton lines={3} />
-        ) : sessions.isError && !sessions.data ? (
+        ) : failedWithNothingToShow(sessions) ? (
           <ErrorPanel
             title="Could not load your signed-in devices"
             message="Please try again."

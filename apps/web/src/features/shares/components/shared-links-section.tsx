@@ -5,8 +5,10 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { useCopyToClipboard } from '../../../lib/clipboard';
 import { formatWhen } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { COPY_INDICATOR_MS } from '../../parties/components/copy-message';
 import { mySharesQuery, useRevokeShare } from '../api/shares-api';
@@ -40,9 +42,10 @@ export function SharedLinksSection() {
             read-only, until you revoke it.
           </Text>
         </Stack>
+        <RefreshFailedNote query={shares} />
         {shares.isPending ? (
           <TextSkeleton lines={3} />
-        ) : shares.isError && !shares.data ? (
+        ) : failedWithNothingToShow(shares) ? (
           <ErrorPanel
             title="Could not load your shared links"
             message="Please try again."

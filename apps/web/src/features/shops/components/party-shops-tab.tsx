@@ -4,6 +4,8 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { partyShopsPageQuery } from '../api/shops-api';
 import { ShopCardSkeletons, ShopGrid, ShopInstanceCard } from './shop-card';
 
@@ -34,9 +36,10 @@ export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDepl
           </Anchor>
         ) : null}
       </Group>
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <ShopCardSkeletons />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <Alert
           color="red"
           variant="light"

@@ -18,7 +18,9 @@ import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { useDragId } from '../../../lib/drag-id';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import { refusedButtonProps, SpentAllowanceNote } from '../../inventory/components/spent-allowance-note';
 import { partyQuery } from '../../parties/api/parties-api';
@@ -134,9 +136,10 @@ export function ShopSourceView({
         allowDeselect={false}
         comboboxProps={{ withinPortal: true }}
       />
+      <RefreshFailedNote query={shop} />
       {shop.isPending ? (
         <Skeleton height={96} />
-      ) : shop.isError && !shop.data ? (
+      ) : failedWithNothingToShow(shop) ? (
         <ErrorPanel
           title={shopMessages.unableToLoad}
           message={shopMessages.fetchItemsFailed}

@@ -20,7 +20,9 @@ import { IconAlertTriangle, IconRefresh, IconSearch } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
@@ -215,9 +217,10 @@ export function ShopInstancesPage() {
           />
         </SimpleGrid>
       </Paper>
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <ShopCardSkeletons />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <Alert
           color="red"
           variant="light"

@@ -6,6 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { NoDeployablePartyNote } from '../../parties/components/deploy-party-gate';
 import { NewOrUpgrade } from '../../subscription/components/new-or-upgrade';
@@ -90,9 +92,10 @@ export function ShopTemplatesPage({ mine = false }: { mine?: boolean }) {
         onChange={(change) => setFilters((current) => ({ ...current, ...change, page: 1 }))}
         onClear={clear}
       />
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <ShopCardSkeletons />
-      ) : query.isError && !query.data ? (
+      ) : failedWithNothingToShow(query) ? (
         <Alert
           color="red"
           variant="light"

@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { currentSubscriptionQueryOptions, tiersQueryOptions } from '../api/subscription-api';
 import { formatDate } from '../plan-text';
 import { liftingPatronages, sponsoredLimitNote } from '../sponsorship';
@@ -40,11 +42,12 @@ export function PlanSummaryCard() {
             Manage subscription
           </Anchor>
         </Group>
+        <RefreshFailedNote query={current} />
         {current.isPending ? (
           <div role="status" aria-label="Loading your plan">
             <TextSkeleton lines={4} />
           </div>
-        ) : current.isError && !current.data ? (
+        ) : failedWithNothingToShow(current) ? (
           // As the dashboard's other cards say it (the same red panel and its Try Again).
           <ErrorPanel
             title="Error loading your plan"

@@ -15,6 +15,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import {
   currentSubscriptionQueryOptions,
@@ -46,9 +48,10 @@ export function SubscriptionPage() {
         <Title order={1}>Subscription</Title>
         <Text c="dimmed">Your plan, what you have used of it, and the patronages in your parties.</Text>
       </Stack>
+      <RefreshFailedNote query={current} />
       {current.isPending ? (
         <SubscriptionSkeleton />
-      ) : current.isError && !current.data ? (
+      ) : failedWithNothingToShow(current) ? (
         <ErrorPanel
           message="Your subscription could not be loaded. Please try again."
           onRetry={() => void current.refetch()}
