@@ -107,9 +107,14 @@ export function InvitationBox({ partyId }: { partyId: string }) {
             ))}
           </Stack>
         ) : failedWithNothingToShow(invitations) ? (
-          <Text size="sm" c="red">
-            Open invitations could not be loaded.
-          </Text>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm" c="red">
+              Open invitations could not be loaded.
+            </Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void invitations.refetch()}>
+              Try Again
+            </Button>
+          </Stack>
         ) : null}
       </Stack>
     </Paper>
