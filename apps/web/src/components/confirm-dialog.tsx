@@ -17,6 +17,8 @@ interface ConfirmDialogProps {
   error?: string | null;
   /** A choice the action takes (a plan to grant, say), shown above the message. */
   children?: ReactNode;
+  /** Whether closing gives the focus back to where it was when the dialog opened (Mantine's default). */
+  returnFocus?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function ConfirmDialog({
   danger = true,
   error = null,
   children,
+  returnFocus = true,
 }: ConfirmDialogProps) {
   const confirmed = useRef(false);
   const wasLoading = useRef(loading);
@@ -71,6 +74,7 @@ export function ConfirmDialog({
     <Modal
       opened={opened && drawn}
       onClose={onClose}
+      returnFocus={returnFocus}
       closeButtonProps={{ 'aria-label': 'Close' }}
       title={title}
       centered
