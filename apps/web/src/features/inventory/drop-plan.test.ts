@@ -132,7 +132,10 @@ describe('noRoomFor (a drag over a container with no room by weight)', () => {
 
   it('says nothing while one still fits, or weight does not limit the container', () => {
     expect(noRoomFor(planDrop({ ...myItem, weight: 0.02 }, containerZone), containerOf)).toBeNull();
-    const unlimited = { ...quiver, capacity: { ...quiver.capacity, enforces: { weight: false, slots: true } } };
+    const unlimited = {
+      ...quiver,
+      capacity: { ...quiver.capacity, enforces: { weight: false, slots: true } },
+    };
     expect(noRoomFor(planDrop(myItem, containerZone), () => unlimited)).toBeNull();
     expect(noRoomFor(planDrop(myItem, containerZone), () => undefined)).toBeNull();
   });
