@@ -235,6 +235,7 @@ test('a drag over a container with no room for the item says so before the drop,
   const sword = left.getByRole('button', { name: 'Longsword, quantity 1' });
   await sword.focus();
   await page.keyboard.press('Space');
+  await expect(page.getByText('Longsword ×1', { exact: true })).toBeVisible();
   await page.keyboard.press('ArrowRight');
   // A 3 lb sword over a 2 lb saddlebag: the outline, its legend and the screen reader say it will not fit.
   const refusal = 'Item(s) would exceed weight limit (3 lbs each, only 2 lbs left)';

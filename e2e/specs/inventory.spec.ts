@@ -385,6 +385,8 @@ test('a Free player sees the party stash locked in the Move menu, with what the 
   const arrows = page.getByTestId('panel-left').getByRole('button', { name: 'Arrow, quantity 20' });
   await arrows.focus();
   await page.keyboard.press('Space');
+  // Picked up (the item follows the drag) before the arrow key, which the drag hears only once it has begun.
+  await expect(page.getByText('Arrow ×20', { exact: true })).toBeVisible();
   await page.keyboard.press('ArrowRight');
   await expect(right).toHaveAttribute('data-drop-over', 'locked');
   await expect(right.getByTestId('drop-locked')).toHaveText(

@@ -35,7 +35,7 @@ test('copy buttons copy on a server reached over plain http, where the page has 
     await player.evaluate(() => ({ secure: window.isSecureContext, api: 'clipboard' in navigator })),
   ).toEqual({ secure: false, api: false });
 
-  await player.getByRole('button', { name: 'Share' }).click();
+  await player.getByRole('button', { name: 'Share', exact: true }).click();
   const dialog = player.getByRole('dialog', { name: "Share Nim's inventory" });
   const url = (await dialog.locator('pre').textContent())?.trim() ?? '';
   expect(url).toMatch(/\/discord\/share\//);
@@ -67,7 +67,7 @@ test('a player shares a character, a stranger opens the link signed out, and rev
 
   // The character page's Share button makes the link and offers to copy it.
   await player.goto(`/characters/${thorin.id}`);
-  await player.getByRole('button', { name: 'Share' }).click();
+  await player.getByRole('button', { name: 'Share', exact: true }).click();
   const dialog = player.getByRole('dialog', { name: "Share Thorin Oakenshield's inventory" });
   const linkText = dialog.locator('pre');
   await expect(linkText).toContainText('/discord/share/');
@@ -95,7 +95,7 @@ test('a player shares a character, a stranger opens the link signed out, and rev
   await expect(stranger.getByText('Level 5 Dwarf Fighter')).toBeVisible();
   await expect(stranger.getByRole('cell', { name: 'Spyglass' })).toBeVisible();
   await expect(stranger.getByRole('cell', { name: 'Gold piece' })).toBeVisible();
-  await expect(stranger.getByRole('button', { name: 'Share' })).toHaveCount(0);
+  await expect(stranger.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
   await checkPage(stranger, 'share-page');
 
   // The owner finds the link on the profile and revokes it.
