@@ -89,7 +89,8 @@ function DropLegend({ testId, icon, children }: { testId: string; icon: ReactNod
       style={{ position: 'absolute', top: -11, left: 12, maxWidth: 'calc(100% - 24px)', zIndex: 1 }}
     >
       {icon}
-      <Text size="sm" fw={600}>
+      {/* One line, so that it never covers the panel's tabs: a narrow panel ends it with "…", whole on hover. */}
+      <Text size="xs" fw={700} truncate="end" title={children}>
         {children}
       </Text>
     </Group>
