@@ -377,6 +377,8 @@ test.describe('on a tablet', () => {
     // Saved, the sheet shows the renamed item; it closes as a sheet.
     const renamed = page.locator('.mantine-Drawer-root').getByRole('dialog', { name: 'Elven rope' });
     await expect(renamed).toBeVisible();
+    // Back on the item's view (an Escape while the form is still there only backs out of it).
+    await expect(renamed.getByRole('button', { name: 'Edit' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(renamed).toBeHidden();
     // Opened again, the item takes the shape of the device it is now on: the modal.
