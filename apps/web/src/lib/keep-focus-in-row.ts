@@ -6,5 +6,5 @@
 export function keepFocusInRow(row: HTMLElement | null, field: HTMLElement | null): void {
   const focused = document.activeElement;
   const lost = focused === null || focused === document.body;
-  if (lost || (row !== null && row.contains(focused))) field?.focus();
+  if (lost || row?.contains(focused)) field?.focus();
 }
