@@ -399,7 +399,7 @@ test('a player on the free plan is told up front that the plan does not deploy s
   // Said as soon as the party is chosen, before anything is filled in: Deploy Shop could only be refused.
   const prompt = deploy.getByTestId('upgrade-prompt');
   await expect(prompt).toBeVisible();
-  await expect(prompt).toContainText('Deploy shops is not included in your plan');
+  await expect(prompt).toContainText('Shop deployment is not included in your plan');
   await expect(deploy.getByRole('button', { name: 'Deploy Shop' })).toBeDisabled();
   await expect(prompt.getByRole('link', { name: 'See upgrade options' })).toHaveAttribute(
     'href',

@@ -266,6 +266,24 @@ export function limitExceededMessage(
   return `Your ${tierName} plan allows ${allowance}. Upgrade to ${label.action}.`;
 }
 
+/**
+ * The features as the subject of a sentence ("… is not included in your plan"): the labels above are
+ * written for a list of what a plan gives, and "Deploy shops is not included" does not read.
+ */
+export const featureNames: Record<FeatureKey, string> = {
+  ...featureLabels,
+  self_inventory_management: 'Managing your own inventory',
+  party_view_access: 'Viewing party inventories',
+  patronage_system: 'Sponsoring other players (patronage)',
+  shops_deployment: 'Shop deployment',
+};
+
+/** A feature inside a sentence: "includes shop deployment", "includes API access". */
+export function featureNameInSentence(feature: FeatureKey): string {
+  const name = featureNames[feature];
+  return /^[A-Z]{2}/.test(name) ? name : name.charAt(0).toLowerCase() + name.slice(1);
+}
+
 export function featureUnavailableMessage(tierName: string, feature: FeatureKey): string {
-  return `${featureLabels[feature]} is not included in your ${tierName} plan. Upgrade to use it.`;
+  return `${featureNames[feature]} is not included in your ${tierName} plan. Upgrade to use it.`;
 }

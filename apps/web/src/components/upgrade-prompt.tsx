@@ -1,4 +1,4 @@
-import { type FeatureKey, featureLabels, type UsageResource } from '@haversack/contracts';
+import { type FeatureKey, featureNames, type UsageResource } from '@haversack/contracts';
 import { Alert, Anchor, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -72,7 +72,7 @@ export function UpgradePrompt({ error }: { error: unknown }) {
 export function FeatureUpgradePrompt({ feature, children }: { feature: FeatureKey; children: string }) {
   return (
     <PlanPrompt
-      title={`${featureLabels[feature]} is not included in your plan`}
+      title={`${featureNames[feature]} is not included in your plan`}
       message={children}
       upgradePath={`/subscription/upgrade?${new URLSearchParams({ feature })}`}
       // Said up front, with the page: a standing notice, not an alert (UpgradePrompt, after a refusal, is one).

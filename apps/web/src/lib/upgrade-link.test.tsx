@@ -27,7 +27,7 @@ function limitExceeded() {
 }
 
 function featureNotAvailable() {
-  const message = 'Deploy shops is not included in your Free plan. Upgrade to use it.';
+  const message = 'Shop deployment is not included in your Free plan. Upgrade to use it.';
   return jsonResponse(403, {
     status: 'error',
     error: {
@@ -59,7 +59,7 @@ describe('plan refusal toasts (issue 3)', () => {
     const toastError = vi.spyOn(toast, 'error');
     mockFetch(featureNotAvailable);
     await expect(apiRequest(`${API_V1}/shops`, { method: 'POST', body: {} })).rejects.toThrow();
-    expect(toastError).toHaveBeenCalledWith(expect.stringContaining('Deploy shops'), undefined, {
+    expect(toastError).toHaveBeenCalledWith(expect.stringContaining('Shop deployment'), undefined, {
       label: 'See upgrade options',
       href: '/subscription/upgrade?feature=shops_deployment',
     });

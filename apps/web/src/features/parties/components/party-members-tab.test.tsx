@@ -227,7 +227,7 @@ describe('PartyMembersTab: who can use the party stash', () => {
       if (path === '/api/v1/parties/party-1/members') return success(everyone);
       // The patronage list is for those whose plan can sponsor: the server refuses it to this GM.
       if (path === '/api/v1/patronages/eligible/party-1')
-        return failure(403, 'FEATURE_NOT_AVAILABLE', 'Sponsor other players (patronage) is not included');
+        return failure(403, 'FEATURE_NOT_AVAILABLE', 'Sponsoring other players (patronage) is not included');
       if (path === '/api/v1/subscription/tiers') return success(buildTiers());
       return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
     });

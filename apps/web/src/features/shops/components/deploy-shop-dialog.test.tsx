@@ -121,7 +121,7 @@ describe('DeployShopDialog', () => {
       renderDialog();
       const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
       expect(
-        await within(dialog).findByText('Deploy shops is not included in your plan'),
+        await within(dialog).findByText('Shop deployment is not included in your plan'),
       ).toBeInTheDocument();
       expect(within(dialog).getByRole('link', { name: /upgrade/i })).toHaveAttribute(
         'href',

@@ -84,7 +84,7 @@ describe('UpgradePage', () => {
     renderRoutes(routes, '/subscription/upgrade?feature=patronage_system');
 
     expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
-      'Sponsor other players (patronage) is not included in your Free plan.',
+      'Sponsoring other players (patronage) is not included in your Free plan.',
     );
     expect(screen.queryByTestId('upgrade-option-tier_1')).not.toBeInTheDocument();
     expect(screen.getByTestId('upgrade-option-tier_2')).toHaveTextContent('Recommended');
@@ -106,7 +106,7 @@ describe('UpgradePage', () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/upgrade?feature=party_collaboration');
     const adventurer = await screen.findByTestId('upgrade-option-tier_1');
-    expect(within(adventurer).getByText('Includes Party collaboration')).toBeInTheDocument();
+    expect(within(adventurer).getByText('Includes party collaboration')).toBeInTheDocument();
     expect(
       within(adventurer)
         .getAllByRole('listitem')
@@ -114,7 +114,7 @@ describe('UpgradePage', () => {
     ).toEqual(['Deploy shops', 'Loot distribution']);
     for (const tier of ['tier_1', 'tier_2', 'tier_3']) {
       const card = screen.getByTestId(`upgrade-option-${tier}`);
-      expect(within(card).getAllByText(/Party collaboration/)).toHaveLength(1);
+      expect(within(card).getAllByText(/party collaboration/i)).toHaveLength(1);
     }
   });
 
@@ -184,11 +184,11 @@ describe('UpgradePage', () => {
     expect(within(options).getByTestId('upgrade-option-tier_2')).toHaveTextContent('Recommended');
   });
 
-  it('says "Deploy shops is not included in your Free plan" for the shop feature', async () => {
+  it('says "Shop deployment is not included in your Free plan" for the shop feature', async () => {
     mockSubscriptionServer();
     renderRoutes(routes, '/subscription/upgrade?feature=shops_deployment');
     expect(await screen.findByTestId('upgrade-explanation')).toHaveTextContent(
-      'Deploy shops is not included in your Free plan.',
+      'Shop deployment is not included in your Free plan.',
     );
     expect(screen.getByTestId('upgrade-option-tier_1')).toHaveTextContent('Recommended');
   });

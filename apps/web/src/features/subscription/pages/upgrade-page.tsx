@@ -1,6 +1,7 @@
 import {
   type FeatureKey,
-  featureLabels,
+  featureNameInSentence,
+  featureNames,
   isLiveFeature,
   isLiveUsageResource,
   liveUsageResources,
@@ -233,10 +234,10 @@ function describe(
     const has = currentTier.features[feature] === true;
     return {
       explanation: has
-        ? `Your ${plan} plan already includes ${featureLabels[feature]}.`
-        : `${featureLabels[feature]} is not included in your ${plan} plan.`,
+        ? `Your ${plan} plan already includes ${featureNameInSentence(feature)}.`
+        : `${featureNames[feature]} is not included in your ${plan} plan.`,
       liftingTiers: has ? [] : higher.filter((tier) => tier.features[feature] === true),
-      gain: () => `Includes ${featureLabels[feature]}`,
+      gain: () => `Includes ${featureNameInSentence(feature)}`,
       nothingToLift: has ? 'There is nothing to upgrade for this.' : 'No plan includes this yet.',
     };
   }
