@@ -793,3 +793,42 @@ describe('LootInstancePage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: 'Back to Parties' })).toHaveAttribute('href', '/parties');
   });
 });
+
+describe('LootInstancePage on a slow or dropped connection', { timeout: 20_000 }, () => {
+  /** The loot page, or a dropped connection (or `gone`: a 404) for the loot once `state` says so. */
+  function serve() {
+    const state = { connected: true, gone: false };
+    mockLootPage(playerLoot, (pathname) => {
+      if (pathname !== '/api/v1/loot_instances/loot-1') return null;
+      if (state.gone) return failure(404, 'RESOURCE_NOT_FOUND', 'Loot not found.');
+      if (!state.connected) throw new TypeError('Failed to fetch');
+      return null;
+    });
+    return state;
+  }
+
+  it('keeps the loot on screen when a refresh fails, and says so', async () => {
+    const state = serve();
+    const { queryClient } = renderPage();
+    expect(await screen.findByRole('heading', { name: 'Goblin Boss Hoard' })).toBeInTheDocument();
+    state.connected = false;
+    await queryClient.refetchQueries({ queryKey: lootKeys.instance('loot-1') });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByTestId('refresh-failed-note')).toHaveTextContent(
+      'Could not refresh. Showing what was loaded before.',
+    );
+    expect(screen.getByRole('heading', { name: 'Goblin Boss Hoard' })).toBeInTheDocument();
+    expect(screen.queryByText('Failed to load loot')).not.toBeInTheDocument();
+  });
+
+  it('still ends the page when a refresh finds the loot gone', async () => {
+    const state = serve();
+    const { queryClient } = renderPage();
+    expect(await screen.findByRole('heading', { name: 'Goblin Boss Hoard' })).toBeInTheDocument();
+    state.gone = true;
+    await queryClient.refetchQueries({ queryKey: lootKeys.instance('loot-1') });
+    expect(
+      await screen.findByRole('heading', { name: 'Loot Not Found' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+  });
+});

@@ -19,6 +19,7 @@ import { useCallback, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { PageBreadcrumbs } from '../../../components/page-breadcrumbs';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { useFocusReturnOr } from '../../../lib/use-focus-return-or';
@@ -108,7 +109,9 @@ export function LootInstancePage() {
       </Stack>
     );
   }
-  if (query.isError || !loot) {
+  // A refresh that failed keeps the loot on screen with a note; a loot gone meanwhile (hidden or deleted:
+  // 404) ends the page, as a first load that failed does.
+  if (!loot || (query.isError && isRecordNotFound(query.error))) {
     return (
       <DetailLoadError
         error={query.error ?? new Error(lootMessages.instanceNotFound)}
@@ -177,6 +180,7 @@ export function LootInstancePage() {
         ) : null}
         <RealtimeIndicator status={realtime.status} />
       </Stack>
+      <RefreshFailedNote query={query} />
 
       {archived ? (
         <Alert role="note" variant="light" color="gray" data-testid="loot-party-archived">
