@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildLootTemplate } from '../../loot/test/loot-fixtures';
+import { shopKeys } from '../../shops/api/shops-api';
 import { buildShopInstance, buildShopTemplate } from '../../shops/test/shop-fixtures';
 import { buildTier, buildUsage, unbuiltMention } from '../../subscription/subscription-fixtures';
 import { MyContentPage } from './my-content-page';
@@ -188,5 +189,32 @@ describe('MyContentPage', () => {
     await waitFor(() =>
       expect(screen.queryByText("Your plan's limits could not be loaded.")).not.toBeInTheDocument(),
     );
+  }, 20_000);
+  it('keeps my shop templates on screen when a refresh fails, with a note in their section', async () => {
+    let connected = true;
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path.endsWith('/shop_templates')) {
+        if (!connected) throw new TypeError('Failed to fetch');
+        return jsonResponse(200, {
+          status: 'success',
+          data: [buildShopTemplate({ id: 'shop-1', name: 'The Prancing Pony' })],
+          meta: page(1),
+        });
+      }
+      return jsonResponse(200, { status: 'success', data: [], meta: page(0) });
+    });
+    const { queryClient } = renderRoutes(routes, '/my-content');
+    const shops = section('Shop templates');
+    expect(await within(shops).findByRole('link', { name: 'The Prancing Pony' })).toBeVisible();
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: shopKeys.templates() });
+    await waitFor(() => expect(within(shops).getByTestId('refresh-failed-note')).toBeVisible(), {
+      timeout: 5_000,
+    });
+    expect(within(shops).getByRole('link', { name: 'The Prancing Pony' })).toBeVisible();
+    expect(within(shops).queryByText('Unable to Load Shops')).not.toBeInTheDocument();
+    // Only the section whose refresh failed says so.
+    expect(screen.getAllByTestId('refresh-failed-note')).toHaveLength(1);
   }, 20_000);
 });

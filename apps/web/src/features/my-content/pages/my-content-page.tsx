@@ -15,7 +15,9 @@ import {
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { API_V1, apiRequest } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { upgradeLinkLabel } from '../../../lib/upgrade-link';
 import { myTemplatesQuery } from '../../items/api/item-templates-api';
@@ -83,7 +85,14 @@ interface ContentSectionProps {
   newTo: string;
   emptyText: string;
   errorTitle: string;
-  query: { isPending: boolean; isError: boolean; error: Error | null; refetch: () => unknown };
+  query: {
+    isPending: boolean;
+    isError: boolean;
+    isFetching: boolean;
+    error: Error | null;
+    data: unknown;
+    refetch: () => unknown;
+  };
   links: AuthoredLink[];
 }
 
@@ -138,9 +147,10 @@ function ContentSection(props: ContentSectionProps) {
             {props.note}
           </Text>
         ) : null}
+        <RefreshFailedNote query={query} />
         {query.isPending ? (
           <Skeleton height={80} />
-        ) : query.isError ? (
+        ) : failedWithNothingToShow(query) ? (
           <ErrorPanel
             title={props.errorTitle}
             message={query.error?.message ?? ''}
