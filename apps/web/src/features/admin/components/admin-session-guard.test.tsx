@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { adminEntryQueryOptions } from '../api/admin-session-api';
 import { adminSessionStore } from '../api/admin-session-store';
 import { AdminSessionGuard } from './admin-session-guard';
 
@@ -84,5 +85,29 @@ describe('AdminSessionGuard', () => {
     renderRoutes(routes, '/admin');
     await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
     expect(screen.getByText('Admin content')).toBeInTheDocument();
+  });
+  it('keeps the admin on the page when entering again fails for want of a connection, not when refused', async () => {
+    const state = { answer: 'ok' as 'ok' | 'offline' | 'refused' };
+    mockFetch(({ url, init }) => {
+      if (state.answer === 'offline') throw new TypeError('Failed to fetch');
+      if (state.answer === 'refused') return failure(403, 'FORBIDDEN', 'not an admin');
+      if (url.endsWith('/admin/sessions') && init.method === 'POST') return success(session, 201);
+      return success({ valid: true, expires_at: session.expires_at });
+    });
+    const { queryClient } = renderRoutes(routes, '/admin');
+    expect(await screen.findByText('Admin content')).toBeInTheDocument();
+
+    state.answer = 'offline';
+    await queryClient.refetchQueries({ queryKey: adminEntryQueryOptions().queryKey });
+    expect(queryClient.getQueryState(adminEntryQueryOptions().queryKey)?.status).toBe('error');
+    // TanStack tells its observers on the next macrotask: once that has run, the guard has drawn what the
+    // failed re-entry leads to (nothing else announces that the page stayed).
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(screen.getByText('Admin content')).toBeInTheDocument();
+    expect(screen.queryByText('Admin mode could not start')).not.toBeInTheDocument();
+
+    state.answer = 'refused';
+    await queryClient.refetchQueries({ queryKey: adminEntryQueryOptions().queryKey });
+    expect(await screen.findByText('Dashboard')).toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { isApiError } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { adminEntryQueryOptions, adminSessionQueryOptions } from '../api/admin-session-api';
 import { adminSessionStore, useAdminSessionExpired } from '../api/admin-session-store';
 
@@ -29,9 +30,13 @@ export function AdminPanelLoader() {
 export function AdminSessionGuard({ children }: { children: ReactNode }) {
   const entry = useQuery(adminEntryQueryOptions());
   if (entry.isPending) return <AdminPanelLoader />;
-  if (entry.isError) {
-    // The admin flag was taken away since the page loaded: back to the dashboard, as the route guard does.
-    if (isApiError(entry.error) && entry.error.status === 403) return <Navigate to="/dashboard" replace />;
+  // The admin flag was taken away since the page loaded: back to the dashboard, as the route guard does.
+  if (entry.isError && isApiError(entry.error) && entry.error.status === 403) {
+    return <Navigate to="/dashboard" replace />;
+  }
+  // Admin mode that could not start ends here; a later re-entry that failed otherwise (a dropped connection)
+  // leaves the admin on the page they are reading, whose own queries say what they could not refresh.
+  if (failedWithNothingToShow(entry)) {
     return (
       <ErrorPanel
         title="Admin mode could not start"
