@@ -3,7 +3,9 @@ import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } fro
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatWhen } from '../../../lib/format';
+import { failedWithNothingToShow, refreshFailed } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import {
   authProvidersQueryOptions,
@@ -45,7 +47,7 @@ export function DiscordLinkSection() {
   let body: ReactNode;
   if (link.isPending || providers.isPending) {
     body = <Skeleton height={36} aria-label="Loading your Discord link" />;
-  } else if (link.isError) {
+  } else if (failedWithNothingToShow(link)) {
     body = (
       <Group gap="sm">
         <Text size="sm" c="red">
@@ -86,7 +88,7 @@ export function DiscordLinkSection() {
         </Group>
       </Stack>
     );
-  } else if (providers.isError) {
+  } else if (failedWithNothingToShow(providers)) {
     body = (
       <Group gap="sm">
         <Text size="sm" c="red">
@@ -139,6 +141,9 @@ export function DiscordLinkSection() {
             {error}
           </Alert>
         ) : null}
+        <RefreshFailedNote query={link} />
+        {/* What the server offers matters only to someone not linked yet (Link Discord, or why not). */}
+        {link.data?.account || refreshFailed(link) ? null : <RefreshFailedNote query={providers} />}
         {body}
       </Stack>
     </Paper>
