@@ -4,13 +4,17 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { dialogFirstField } from '../../../lib/dialog-first-field';
 import { isApiError } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 
 interface PartiesLoad {
   isPending: boolean;
   isError: boolean;
+  isFetching: boolean;
   error: unknown;
+  data: unknown;
   refetch: () => unknown;
 }
 
@@ -34,7 +38,7 @@ export function DeployPartyGate({
   children: ReactNode;
 }) {
   if (parties.isPending) return <Spinner label="Loading your parties" />;
-  if (parties.isError) {
+  if (failedWithNothingToShow(parties)) {
     const error = parties.error;
     return (
       <Alert color="red" variant="light" role="alert" title="Unable to load your parties">
@@ -49,9 +53,12 @@ export function DeployPartyGate({
       </Alert>
     );
   }
+  // My parties failed to refresh while the dialog was open: the form (or why not) stays, with a note.
+  const refreshNote = <RefreshFailedNote query={parties} />;
   if (eligible.length === 0) {
     return (
       <Stack gap="sm">
+        {refreshNote}
         <Text size="sm">{noneText}</Text>
         <Text size="sm" c="dimmed">
           {whoMayDeploy}
@@ -64,7 +71,12 @@ export function DeployPartyGate({
       </Stack>
     );
   }
-  return children;
+  return (
+    <>
+      {refreshNote}
+      {children}
+    </>
+  );
 }
 
 /**

@@ -85,6 +85,24 @@ describe('DeployShopDialog', () => {
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Lanterns']);
   });
 
+  it('keeps the form when a refresh of my parties fails while it is open, with a note', async () => {
+    let connected = true;
+    serve(() => {
+      if (!connected) throw new TypeError('Failed to fetch');
+      return listOf([buildParty({ id: 'p-1', name: 'Lanterns', user_role: 'manager' })])();
+    });
+    const { queryClient } = renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Deploy General Store' });
+    expect(await within(dialog).findByRole('combobox', { name: 'Party' })).toBeInTheDocument();
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['parties'] });
+    await waitFor(() => expect(within(dialog).getByTestId('refresh-failed-note')).toBeVisible(), {
+      timeout: 5_000,
+    });
+    expect(within(dialog).getByRole('combobox', { name: 'Party' })).toBeInTheDocument();
+    expect(within(dialog).queryByText('Unable to load your parties')).not.toBeInTheDocument();
+  }, 20_000);
+
   it('offers to create a party when I manage none', async () => {
     serve(listOf([buildParty({ user_role: 'player' })]));
     renderDialog();
