@@ -37,11 +37,13 @@ const party = [
   character('alt', 'Pip’s alt', { is_owner: true }),
 ];
 
-function serve(give: () => Response) {
+/** The party's characters and the give's answer; the characters' list is a dropped connection once `connected` says so. */
+function serve(give: () => Response, connected = () => true) {
   return mockFetch(({ url }) => {
     if (url.includes('/give')) return give();
     if (url.includes('/characters/pip')) return success(pip);
     if (url.includes('/characters?')) {
+      if (!connected()) throw new TypeError('Failed to fetch');
       return new Response(
         JSON.stringify({
           status: 'success',
@@ -124,6 +126,27 @@ describe('GiveItemForm (issue 12 §8)', () => {
     await user.click(screen.getByRole('button', { name: 'Give' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Observers cannot give items.');
   });
+
+  it('keeps the form when a refresh of the party’s characters fails, with a note', async () => {
+    let connected = true;
+    serve(
+      () => success({}),
+      () => connected,
+    );
+    const { queryClient } = renderWithProviders(
+      <GiveItemForm
+        item={buildItem({ name: 'Rope', quantity: 5 })}
+        ownerCharacterId="pip"
+        onDone={vi.fn()}
+      />,
+    );
+    expect(await screen.findByRole('combobox', { name: 'Give to' })).toBeInTheDocument();
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['characters', 'party'] });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByRole('combobox', { name: 'Give to' })).toBeInTheDocument();
+    expect(screen.queryByText('Could not load the party’s characters')).not.toBeInTheDocument();
+  }, 20_000);
 
   it('says so when nobody else in the party has a character', async () => {
     mockFetch(({ url }) => {

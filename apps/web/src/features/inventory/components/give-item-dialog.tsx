@@ -3,6 +3,8 @@ import { Alert, Button, Group, Modal, Select, Skeleton, Stack, Text } from '@man
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow, refreshFailed } from '../../../lib/load-failed';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { characterQuery, partyCharactersQuery } from '../../characters/api/characters-api';
@@ -53,7 +55,7 @@ export function GiveItemForm({
       </Stack>
     );
   }
-  if (owner.isError || party.isError) {
+  if (failedWithNothingToShow(owner) || failedWithNothingToShow(party)) {
     return (
       <Alert color="red" title="Could not load the party's characters">
         <Group gap="sm">
@@ -72,12 +74,15 @@ export function GiveItemForm({
       </Alert>
     );
   }
+  // A refresh that failed while the form is open keeps the characters it had, and says so.
+  const refreshNote = <RefreshFailedNote query={refreshFailed(owner) ? owner : party} />;
   const recipients = (party.data?.characters ?? []).filter(
     (character) => !character.is_owner && character.id !== ownerCharacterId,
   );
   if (partyId === null || recipients.length === 0) {
     return (
       <Stack gap="sm">
+        {refreshNote}
         <Text size="sm">
           {partyId === null
             ? 'This character is not in a party, so there is nobody to give it to. To hand it to another of your characters, move it into one of their containers.'
@@ -114,6 +119,7 @@ export function GiveItemForm({
       }}
     >
       <Stack gap="sm">
+        {refreshNote}
         <Select
           label="Give to"
           // Give stays off until a character is chosen: the field says it is needed, to the eye and to a
