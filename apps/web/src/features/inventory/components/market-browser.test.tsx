@@ -1,5 +1,5 @@
 import { DndContext } from '@dnd-kit/core';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pickContainerByTyping } from '../../../test/container-picker';
@@ -173,4 +173,39 @@ describe('MarketBrowser: the results as a list', () => {
     expect(await screen.findByText('No items found.')).toHaveAttribute('role', 'status');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
+});
+
+describe('MarketBrowser on a slow or dropped connection', () => {
+  it('keeps the results of a search whose refresh failed, with a note; a new search that fails says so', async () => {
+    let connected = true;
+    mockFetch(({ url }) => {
+      if (!url.includes('/search/items')) return success({ allowed: true, feature: 'party_collaboration' });
+      if (!connected) throw new TypeError('Failed to fetch');
+      return success([longsword]);
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(
+      <DndContext>
+        <MarketBrowser
+          containers={[buildContainer()]}
+          defaultTargetId="container-1"
+          draggable={false}
+          onAdd={vi.fn()}
+        />
+      </DndContext>,
+    );
+    expect(await screen.findAllByTestId('market-template')).toHaveLength(1);
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['item-templates', 'search'] });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getAllByTestId('market-template')).toHaveLength(1);
+    expect(screen.queryByText('Error loading the marketplace')).not.toBeInTheDocument();
+
+    // Another search has nothing of its own to show: the results of the last one would answer the wrong question.
+    await user.type(screen.getByRole('textbox', { name: 'Search the marketplace' }), 'bow');
+    expect(
+      await screen.findByText('Error loading the marketplace', undefined, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByTestId('market-template')).not.toBeInTheDocument();
+  }, 20_000);
 });

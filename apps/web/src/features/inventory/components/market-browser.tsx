@@ -20,8 +20,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
 import { listReset } from '../../../lib/list-reset';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { formatWeight } from '../../../lib/weight';
 import { marketplaceQuery } from '../../items/api/item-templates-api';
 import { templatePrice } from '../../items/components/template-summary';
@@ -182,6 +184,9 @@ export function MarketBrowser({
           {...containerSearchProps}
         />
       </Stack>
+      {/* A new search that fails has nothing to show (the error below); the same search's refresh that fails
+          keeps its results, with this note. */}
+      <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Stack gap={6} data-testid="market-loading">
           <VisuallyHidden role="status">Loading the marketplace</VisuallyHidden>
@@ -190,7 +195,7 @@ export function MarketBrowser({
             <Skeleton key={index} height={48} aria-hidden="true" />
           ))}
         </Stack>
-      ) : query.isError ? (
+      ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Error loading the marketplace"
           message="The marketplace could not be searched."
