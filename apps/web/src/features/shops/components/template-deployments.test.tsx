@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
@@ -39,4 +39,19 @@ describe('TemplateDeployments', () => {
     renderWithProviders(<TemplateDeployments templateId="template-1" />);
     expect(await screen.findByText('Not deployed in any of your parties yet.')).toBeVisible();
   });
+  it('keeps the shops listed when a refresh fails, with a note', async () => {
+    let connected = true;
+    mockFetch(() => {
+      if (!connected) throw new TypeError('Failed to fetch');
+      return status([
+        { id: 'shop-1', name: 'Corner Shop', party_id: 'p', restock_days: 7, next_restock_at: null },
+      ]);
+    });
+    const { queryClient } = renderWithProviders(<TemplateDeployments templateId="template-1" />);
+    expect(await screen.findByRole('link', { name: 'Corner Shop' })).toBeVisible();
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['shops'] });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByRole('link', { name: 'Corner Shop' })).toBeVisible();
+  }, 20_000);
 });

@@ -2,6 +2,8 @@ import { restockBadge } from '@haversack/contracts';
 import { Anchor, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { absoluteTime } from '../../activity/lib/relative-time';
 import { restockStatusQuery } from '../api/shops-api';
 
@@ -17,8 +19,9 @@ function restockText(days: number | null): string {
 export function TemplateDeployments({ templateId }: { templateId: string }) {
   const status = useQuery(restockStatusQuery(templateId));
   if (status.isPending) return <Skeleton height={72} />;
-  // Secondary information: when it cannot be loaded the page stays useful without it.
-  if (status.isError) return null;
+  // Secondary information: when it cannot be loaded the page stays useful without it. A refresh that failed
+  // keeps what was loaded, with a note.
+  if (failedWithNothingToShow(status)) return null;
   const { instances } = status.data;
   return (
     <Paper withBorder p="md" data-testid="template-deployments">
@@ -26,6 +29,7 @@ export function TemplateDeployments({ templateId }: { templateId: string }) {
         <Title order={2} size="h4">
           Deployed in your parties
         </Title>
+        <RefreshFailedNote query={status} />
         {instances.length === 0 ? (
           <Text size="sm" c="dimmed">
             Not deployed in any of your parties yet.
