@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
@@ -231,6 +231,28 @@ describe('TradeDialog: split the proceeds', () => {
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
     expect(await within(dialog).findAllByRole('checkbox')).toHaveLength(3);
+  }, 20_000);
+
+  it('keeps the characters to choose from when their refresh fails, with a note', async () => {
+    let connected = true;
+    mockShop({
+      characters: () => {
+        if (!connected) throw new TypeError('Failed to fetch');
+        return jsonResponse(200, { status: 'success', data: characters, meta: pageMeta(3, 100) });
+      },
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(<TradeDialog offer={offer} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Sell Gem' });
+    await user.click(await within(dialog).findByRole('switch', { name: /Split the proceeds/ }));
+    expect(await within(dialog).findAllByRole('checkbox')).toHaveLength(3);
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['characters', 'party'] });
+    await waitFor(() => expect(within(dialog).getByTestId('refresh-failed-note')).toBeVisible(), {
+      timeout: 5_000,
+    });
+    expect(within(dialog).getAllByRole('checkbox')).toHaveLength(3);
+    expect(within(dialog).queryByText('Characters could not be loaded')).not.toBeInTheDocument();
   }, 20_000);
 
   it('offers no split to players, nor when buying', async () => {

@@ -2,7 +2,9 @@ import { formatCopper, type TradeResult } from '@haversack/contracts';
 import { Alert, Button, Checkbox, Group, Paper, Skeleton, Stack, Switch, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { isApiError } from '../../../lib/http-client';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
 import { partyCharactersQuery } from '../../characters/api/characters-api';
@@ -75,7 +77,7 @@ export function SplitProceedsField({ split, totalCp }: { split: SplitProceeds; t
         />
         {!split.on ? null : split.characters.isPending ? (
           <Skeleton height={72} data-testid="trade-split-loading" />
-        ) : split.characters.isError ? (
+        ) : failedWithNothingToShow(split.characters) ? (
           <Alert color="red" variant="light" role="alert" title="Characters could not be loaded">
             <Button variant="outline" color="red" size="xs" onClick={() => void split.characters.refetch()}>
               Try Again
@@ -86,23 +88,32 @@ export function SplitProceedsField({ split, totalCp }: { split: SplitProceeds; t
             This party has no characters to share with yet.
           </Text>
         ) : (
-          <Checkbox.Group
-            label="Share among"
-            value={split.chosen.map((c) => c.id)}
-            onChange={split.choose}
-            error={split.blocked ? 'Choose at least one character' : undefined}
-          >
-            <Stack gap={6} mt={6}>
-              {split.list.map((c) => (
-                <Group key={c.id} justify="space-between" wrap="nowrap" gap="xs">
-                  <Checkbox value={c.id} label={c.name} />
-                  <Text size="sm" c="dimmed" data-testid="trade-split-share" style={{ whiteSpace: 'nowrap' }}>
-                    {shareOf(c.id) ?? '—'}
-                  </Text>
-                </Group>
-              ))}
-            </Stack>
-          </Checkbox.Group>
+          // A refresh of the characters that failed keeps them to choose from, with a note.
+          <Stack gap="xs">
+            <RefreshFailedNote query={split.characters} />
+            <Checkbox.Group
+              label="Share among"
+              value={split.chosen.map((c) => c.id)}
+              onChange={split.choose}
+              error={split.blocked ? 'Choose at least one character' : undefined}
+            >
+              <Stack gap={6} mt={6}>
+                {split.list.map((c) => (
+                  <Group key={c.id} justify="space-between" wrap="nowrap" gap="xs">
+                    <Checkbox value={c.id} label={c.name} />
+                    <Text
+                      size="sm"
+                      c="dimmed"
+                      data-testid="trade-split-share"
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
+                      {shareOf(c.id) ?? '—'}
+                    </Text>
+                  </Group>
+                ))}
+              </Stack>
+            </Checkbox.Group>
+          </Stack>
         )}
       </Stack>
     </Paper>
