@@ -27,6 +27,8 @@ import { IconCoins } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import type { ActionScope } from '../../inventory/api/allowance-api';
 import { containerItemsQuery, noItemFilters } from '../../inventory/api/inventory-api';
@@ -394,7 +396,7 @@ export function SellList({
   );
   if (!trader.container) return null;
   if (query.isPending) return <Skeleton height={96} />;
-  if (query.isError && !query.data) {
+  if (failedWithNothingToShow(query)) {
     return (
       <ErrorPanel
         title="Error loading items"
@@ -403,16 +405,22 @@ export function SellList({
       />
     );
   }
+  // My items failed to refresh: what was loaded stays to sell from, with a note (the sale is checked anew).
+  const refreshNote = <RefreshFailedNote query={query} />;
   if (lines.length === 0) {
     return (
-      <Center py="xl" data-testid="sell-list-empty" ref={focus.list} tabIndex={-1}>
-        <Text c="dimmed">Nothing to sell in {trader.container.name}.</Text>
-      </Center>
+      <>
+        {refreshNote}
+        <Center py="xl" data-testid="sell-list-empty" ref={focus.list} tabIndex={-1}>
+          <Text c="dimmed">Nothing to sell in {trader.container.name}.</Text>
+        </Center>
+      </>
     );
   }
   return (
     <Stack gap={6} data-testid="sell-list" ref={focus.list} tabIndex={-1}>
       {spent.note}
+      {refreshNote}
       <Stack gap={6} component="ul" aria-label="Your items to sell" style={listReset}>
         {lines.map(({ key, item, quantity }, index) => (
           <li key={key}>

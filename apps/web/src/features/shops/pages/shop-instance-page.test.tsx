@@ -519,3 +519,41 @@ describe('ShopInstancePage: selling several of an item that does not stack', () 
     expect(await within(dialog).findByRole('button', { name: 'Sell for 1 gp 5 sp' })).toBeInTheDocument();
   });
 });
+
+describe('ShopInstancePage on a slow or dropped connection', { timeout: 20_000 }, () => {
+  it('keeps the shop on screen when its refresh fails, with a note', async () => {
+    let connected = true;
+    mockShopPage((pathname, method) => {
+      if (!connected && method === 'GET' && pathname === '/api/v1/shop_instances/shop-1')
+        throw new TypeError('Failed to fetch');
+      return null;
+    });
+    const { queryClient } = renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: shop.name })).toBeInTheDocument();
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: shopKeys.instance('shop-1') });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByRole('heading', { level: 1, name: shop.name })).toBeInTheDocument();
+    expect(screen.queryByText('Failed to load shop')).not.toBeInTheDocument();
+  });
+
+  it('keeps my items to sell when their refresh fails, with a note', async () => {
+    let connected = true;
+    mockShopPage((pathname) => {
+      if (pathname !== '/api/v1/containers/c-pack/items') return null;
+      if (!connected) throw new TypeError('Failed to fetch');
+      return itemsPage([dagger]);
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderPage();
+    await user.click(await screen.findByRole('tab', { name: 'Sell' }));
+    expect(await screen.findByRole('button', { name: 'Sell Dagger' })).toBeInTheDocument();
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: inventoryKeys.container('c-pack') });
+    const list = screen.getByTestId('sell-list');
+    await waitFor(() => expect(within(list).getByTestId('refresh-failed-note')).toBeVisible(), {
+      timeout: 5_000,
+    });
+    expect(screen.getByRole('button', { name: 'Sell Dagger' })).toBeInTheDocument();
+  });
+});

@@ -5,7 +5,9 @@ import { useCallback, useState } from 'react';
 import { useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { PageBreadcrumbs } from '../../../components/page-breadcrumbs';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { partyQuery } from '../../parties/api/parties-api';
 import { RealtimeIndicator } from '../../realtime/components/realtime-indicator';
@@ -66,7 +68,8 @@ export function ShopInstancePage() {
       </Stack>
     );
   }
-  if (query.isError || !shop) {
+  // A refresh that failed keeps the shop on screen with a note; a shop gone meanwhile (404) ends the page.
+  if (!shop || (query.isError && isRecordNotFound(query.error))) {
     return (
       <DetailLoadError
         error={query.error ?? new Error(shopMessages.instanceNotFound)}
@@ -114,6 +117,7 @@ export function ShopInstancePage() {
         {shop.description ? <Text size="sm">{shop.description}</Text> : null}
         <RealtimeIndicator status={realtime.status} />
       </Stack>
+      <RefreshFailedNote query={query} />
       {!shop.is_active ? (
         <Alert role={openSeen ? 'alert' : 'note'} color="red" variant="light" data-testid="shop-closed">
           {shopMessages.shopClosed}
