@@ -3,7 +3,9 @@ import { Badge, Group, Paper, Skeleton, Stack, Text, Title, VisuallyHidden } fro
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { listReset } from '../../../lib/list-reset';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { decidedRequestsQuery } from '../api/shop-requests-api';
 
@@ -29,7 +31,7 @@ export function DecidedRequests({ shopId }: { shopId: string }) {
       </div>
     );
   }
-  if (query.isError && !query.data) {
+  if (failedWithNothingToShow(query)) {
     return (
       <ErrorPanel
         title="Could not load decided requests"
@@ -44,6 +46,7 @@ export function DecidedRequests({ shopId }: { shopId: string }) {
       <Title order={2} size="h5" id={headingId}>
         Decided lately
       </Title>
+      <RefreshFailedNote query={query} />
       <Stack gap="xs" component="ul" aria-labelledby={headingId} style={listReset}>
         {query.data.map((request) => (
           <DecidedRequestRow key={request.id} request={request} />

@@ -1,9 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { shopKeys } from '../api/shops-api';
 import { buildShopRequest } from '../test/shop-fixtures';
 import { ShopRequestsPanel } from './shop-requests-panel';
 
@@ -232,5 +233,39 @@ describe('ShopRequestsPanel: the requests as lists', () => {
         .map((line) => line.textContent),
     ).toEqual([expect.stringContaining('Shield')]);
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  }, 20_000);
+});
+
+describe('ShopRequestsPanel on a slow or dropped connection', () => {
+  it('keeps the waiting and the decided requests when their refresh fails, each list with a note', async () => {
+    let connected = true;
+    const declined = buildShopRequest({
+      id: 'request-2',
+      status: 'declined',
+      reason: 'Too dear',
+      decided_by: { id: 'user-gm', name: 'mira' },
+      decided_at: new Date().toISOString(),
+      can_decide: false,
+    });
+    mockFetch(({ url }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (pathname !== '/api/v1/shop_instances/shop-1/requests')
+        return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+      if (!connected) throw new TypeError('Failed to fetch');
+      return success(searchParams.get('status') === 'pending' ? [buildShopRequest()] : [declined]);
+    });
+    const { queryClient } = renderWithProviders(<ShopRequestsPanel shopId="shop-1" />);
+    expect(await screen.findByTestId('shop-request')).toHaveTextContent('1 × Longsword');
+    const decided = await screen.findByTestId('decided-requests');
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: shopKeys.instance('shop-1') });
+    await waitFor(() => expect(screen.getAllByTestId('refresh-failed-note')).toHaveLength(2), {
+      timeout: 5_000,
+    });
+    expect(within(decided).getByTestId('refresh-failed-note')).toBeVisible();
+    expect(screen.getByTestId('shop-request')).toHaveTextContent('1 × Longsword');
+    expect(within(decided).getByText('Too dear', { exact: false })).toBeInTheDocument();
+    expect(screen.queryByText('Could not load purchase requests')).not.toBeInTheDocument();
+    expect(screen.queryByText('Could not load decided requests')).not.toBeInTheDocument();
   }, 20_000);
 });

@@ -4,8 +4,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { isApiError } from '../../../lib/http-client';
 import { listReset } from '../../../lib/list-reset';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
@@ -79,6 +81,8 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
 
   const withDecided = (pending: ReactNode) => (
     <Stack gap="lg" ref={panelRef}>
+      {/* A refresh that failed keeps the requests on screen (deciding one asks the server anew). */}
+      <RefreshFailedNote query={query} />
       {pending}
       <DecidedRequests shopId={shopId} />
     </Stack>
@@ -93,7 +97,7 @@ export function ShopRequestsPanel({ shopId }: { shopId: string }) {
       </Stack>
     );
   }
-  if (query.isError && !query.data) {
+  if (failedWithNothingToShow(query)) {
     return (
       <ErrorPanel
         title="Could not load purchase requests"
