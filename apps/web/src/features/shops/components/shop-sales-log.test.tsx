@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { shopKeys } from '../api/shops-api';
 import { ShopSalesLog } from './shop-sales-log';
 
 const named = (name: string | null) => ({ id: name ? `${name}-id` : null, name });
@@ -90,4 +91,25 @@ describe('ShopSalesLog: the trades as a list', () => {
     ]);
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
+});
+
+describe('ShopSalesLog on a slow or dropped connection', () => {
+  it('keeps the trades on screen when a refresh fails, with a note', async () => {
+    let connected = true;
+    mockFetch(() => {
+      if (!connected) throw new TypeError('Failed to fetch');
+      return jsonResponse(200, {
+        status: 'success',
+        data: { transactions: [row('sale', 'Dagger', 1, 100, 'vex')] },
+        meta: meta(1),
+      });
+    });
+    const { queryClient } = renderWithProviders(<ShopSalesLog shopId="shop-1" />);
+    expect(await screen.findAllByTestId('shop-sale')).toHaveLength(1);
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: shopKeys.instance('shop-1') });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getAllByTestId('shop-sale')).toHaveLength(1);
+    expect(screen.queryByText('Could not load the sales log')).not.toBeInTheDocument();
+  }, 20_000);
 });

@@ -4,7 +4,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { listReset } from '../../../lib/list-reset';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { absoluteTime, relativeTime } from '../../activity/lib/relative-time';
 import { shopSalesQuery } from '../api/shops-api';
 
@@ -25,7 +27,7 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
       </Stack>
     );
   }
-  if (query.isError && !query.data) {
+  if (failedWithNothingToShow(query)) {
     return (
       <ErrorPanel
         title="Could not load the sales log"
@@ -35,18 +37,24 @@ export function ShopSalesLog({ shopId }: { shopId: string }) {
     );
   }
   const { transactions, meta } = query.data;
+  // A refresh of this page of the log that failed keeps it on screen, with a note.
+  const refreshNote = <RefreshFailedNote query={query} />;
   if (transactions.length === 0) {
     return (
-      <EmptyState
-        headingOrder={3}
-        title="No sales yet"
-        message="Every purchase and sale at this shop appears here, with who traded and for how much."
-        testId="sales-empty"
-      />
+      <>
+        {refreshNote}
+        <EmptyState
+          headingOrder={3}
+          title="No sales yet"
+          message="Every purchase and sale at this shop appears here, with who traded and for how much."
+          testId="sales-empty"
+        />
+      </>
     );
   }
   return (
     <Stack gap="sm" data-testid="shop-sales">
+      {refreshNote}
       {/* A list, a line a trade, named as its tab is: a screen reader says how many and steps through. */}
       <Stack gap="sm" component="ul" aria-label="Sales log" style={listReset}>
         {transactions.map((row) => (
