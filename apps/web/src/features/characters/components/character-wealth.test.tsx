@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
+import { wealthKeys } from '../api/wealth-api';
 import { buildCharacterWealth } from '../test/wealth-fixtures';
 import { CharacterWealthPanel, CharacterWealthStrip, PurseCoins, purseLabel } from './character-wealth';
 
@@ -169,4 +170,32 @@ describe('CharacterWealthStrip', () => {
     await userEvent.click(within(error).getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByTestId('wealth-strip')).toBeInTheDocument();
   });
+});
+
+describe('the wealth on a slow or dropped connection', () => {
+  it('keeps the last count in the panel and in the strip when a recount fails, with a note', async () => {
+    let connected = true;
+    mockWealth(() => {
+      if (!connected) throw new TypeError('Failed to fetch');
+      return success(rich);
+    });
+    const panel = renderWithProviders(<CharacterWealthPanel characterId="char-1" />);
+    expect(await screen.findByTestId('wealth-total-value')).toHaveTextContent('1,266 gp 2 sp 4 cp');
+    connected = false;
+    await panel.queryClient.refetchQueries({ queryKey: wealthKeys.character('char-1') });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByTestId('wealth-total-value')).toHaveTextContent('1,266 gp 2 sp 4 cp');
+    expect(screen.queryByText('Unable to Load Wealth')).not.toBeInTheDocument();
+    panel.unmount();
+
+    connected = true;
+    const strip = renderWithProviders(<CharacterWealthStrip characterId="char-1" />);
+    const line = await screen.findByTestId('wealth-strip');
+    connected = false;
+    await strip.queryClient.refetchQueries({ queryKey: wealthKeys.character('char-1') });
+    await waitFor(() => expect(within(line).getByTestId('refresh-failed-note')).toBeVisible(), {
+      timeout: 5_000,
+    });
+    expect(within(line).getByTestId('wealth-strip-purse')).toHaveTextContent('1 pp 1,215 gp 7 sp 50 cp');
+  }, 20_000);
 });

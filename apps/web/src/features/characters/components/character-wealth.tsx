@@ -10,6 +10,7 @@ import { Box, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@ma
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { characterWealthQuery } from '../api/wealth-api';
 import { EncumbranceBadge, LoadMeter, loadLabel } from './load-meter';
@@ -140,6 +141,7 @@ export function CharacterWealthPanel({ characterId }: { characterId: string }) {
         <Title order={2} size="h4" id={headingId}>
           Purse and load
         </Title>
+        <RefreshFailedNote query={query} />
         {query.isPending ? (
           <SimpleGrid
             cols={{ base: 1, md: 3 }}
@@ -175,7 +177,7 @@ export function CharacterWealthPanel({ characterId }: { characterId: string }) {
 export function CharacterWealthStrip({ characterId }: { characterId: string }) {
   const query = useQuery(characterWealthQuery(characterId));
   if (query.isPending) return <Skeleton height={20} width={260} data-testid="wealth-strip-loading" />;
-  if (query.isError && !query.data) {
+  if (failedWithNothingToShow(query)) {
     return (
       <Text size="sm" c="dimmed" data-testid="wealth-strip-error">
         Wealth could not be loaded.{' '}
@@ -221,6 +223,8 @@ export function CharacterWealthStrip({ characterId }: { characterId: string }) {
         </Text>
       </Text>
       <EncumbranceBadge load={wealth} />
+      {/* A recount that failed (coins spent at a shop meanwhile) keeps the last one, and says so. */}
+      <RefreshFailedNote query={query} />
     </Group>
   );
 }
