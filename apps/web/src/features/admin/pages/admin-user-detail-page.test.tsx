@@ -226,3 +226,25 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
     );
   });
 });
+
+describe('AdminUserDetailPage on a slow or dropped connection', { timeout: 30_000 }, () => {
+  it('keeps the account on screen when a refresh fails, with a note', async () => {
+    let connected = true;
+    mockFetch(({ url }) => {
+      if (!url.endsWith('/api/v1/admin/users/u-1')) return failure(404, 'RESOURCE_NOT_FOUND', url);
+      if (!connected) throw new TypeError('Failed to fetch');
+      return success(detail);
+    });
+    const { queryClient } = renderRoutes(
+      [{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }],
+      '/admin/users/u-1',
+    );
+    const heading = await screen.findByRole('heading', { level: 1 }, { timeout: 10_000 });
+    const email = heading.textContent;
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['admin', 'users', 'detail', 'u-1'] });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(email ?? '');
+    expect(screen.queryByText('Failed to load user')).not.toBeInTheDocument();
+  });
+});

@@ -25,6 +25,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
@@ -168,7 +170,7 @@ export function AdminUserDetailPage() {
         <Skeleton height={200} />
       </Stack>
     );
-  if (query.isError && !query.data)
+  if (failedWithNothingToShow(query))
     return (
       <DetailLoadError
         error={query.error}
@@ -203,6 +205,8 @@ export function AdminUserDetailPage() {
           </Text>
         ) : null}
       </Stack>
+      {/* The account as last loaded: before acting on it, the admin knows it may have changed since. */}
+      <RefreshFailedNote query={query} />
 
       <Group gap="sm" wrap="wrap">
         {user.suspended_at ? (
