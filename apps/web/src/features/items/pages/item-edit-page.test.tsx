@@ -91,3 +91,23 @@ describe('ItemEditPage', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('region', { name: 'Other players hold this template' })).toBeNull();
   });
 });
+
+describe('ItemEditPage on a slow or dropped connection', { timeout: 30_000 }, () => {
+  it('keeps the form and what was typed when a refresh of the template fails, with a note', async () => {
+    let connected = true;
+    mockFetch(() => {
+      if (!connected) throw new TypeError('Failed to fetch');
+      return success(potion);
+    });
+    const user = userEvent.setup({ delay: null });
+    const { queryClient } = renderRoutes(routes, '/items/potion-1/edit');
+    const tags = await screen.findByRole('textbox', { name: 'Tags' });
+    await user.clear(tags);
+    await user.type(tags, 'potion, healing');
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['item-templates', 'detail', 'potion-1'] });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByRole('textbox', { name: 'Tags' })).toHaveValue('potion, healing');
+    expect(screen.queryByText('Failed to load item')).not.toBeInTheDocument();
+  });
+});

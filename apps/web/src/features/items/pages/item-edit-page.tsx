@@ -3,6 +3,8 @@ import { Alert, Anchor, Button, Skeleton, Stack, Text, Title, VisuallyHidden } f
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import {
@@ -38,7 +40,7 @@ export function ItemEditPage() {
       </Stack>
     );
   }
-  if (query.isError && !query.data) {
+  if (failedWithNothingToShow(query)) {
     return (
       <Stack gap="md" maw={640}>
         <Title order={1}>Edit Item</Title>
@@ -60,6 +62,8 @@ export function ItemEditPage() {
       <Title order={1} style={{ overflowWrap: 'anywhere' }}>
         Edit {template.name}
       </Title>
+      {/* The form keeps what was typed; the note says the template may have changed since it loaded. */}
+      <RefreshFailedNote query={query} />
       {template.is_owner && template.held_by_others ? (
         // The server's own rule and words (items.service update): said before an edit, not on Save.
         <Alert role="region" color="yellow" variant="light" title="Other players hold this template">
