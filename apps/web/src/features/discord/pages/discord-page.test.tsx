@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProviders, mockFetch } from '../../../test/fixtures';
+import { buildProviders, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { discordKeys } from '../api/discord-api';
 import { DiscordPage } from './discord-page';
 
 afterEach(() => {
@@ -36,4 +37,25 @@ describe('the /discord page', () => {
     renderRoutes([{ path: '/discord', element: <DiscordPage /> }], '/discord');
     expect(await screen.findByText('/give item quantity character [from]')).toBeInTheDocument();
   });
+});
+
+describe('the /discord page on a slow or dropped connection', () => {
+  it('keeps what this server supports when its refresh fails, with a note', async () => {
+    let connected = true;
+    // mockFetch answers the providers itself, always: here they are what the test is about.
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      if (!String(input).endsWith('/api/v1/auth/providers')) throw new TypeError('Failed to fetch');
+      if (!connected) throw new TypeError('Failed to fetch');
+      return success(buildProviders({ sign_in: true, interactions: false }));
+    });
+    const { queryClient } = renderRoutes([{ path: '/discord', element: <DiscordPage /> }], '/discord');
+    const support = await screen.findByTestId('discord-support');
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: discordKeys.providers });
+    await waitFor(() => expect(within(support).getByTestId('refresh-failed-note')).toBeVisible(), {
+      timeout: 5_000,
+    });
+    expect(within(support).getAllByText('Available')).toHaveLength(1);
+    expect(screen.queryByText('Could not check what this server supports.')).not.toBeInTheDocument();
+  }, 20_000);
 });

@@ -16,6 +16,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { useAuthStore } from '../../../stores/auth-store';
 import {
@@ -55,7 +57,7 @@ function Supported({ on, label }: { on: boolean; label: string }) {
 function ServerSupport() {
   const providers = useQuery(authProvidersQueryOptions());
   if (providers.isPending) return <Skeleton height={56} aria-label="Loading what this server supports" />;
-  if (providers.isError && !providers.data) {
+  if (failedWithNothingToShow(providers)) {
     return (
       <Group gap="sm">
         <Text size="sm" c="red">
@@ -70,6 +72,7 @@ function ServerSupport() {
   const { discord } = providers.data;
   return (
     <Stack gap="xs" data-testid="discord-support">
+      <RefreshFailedNote query={providers} />
       <Supported on={discord.sign_in} label="Sign in and link accounts with Discord" />
       <Supported on={discord.interactions} label="Slash commands in your Discord server" />
       {!discord.sign_in || !discord.interactions ? (
