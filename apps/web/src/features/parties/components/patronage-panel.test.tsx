@@ -331,4 +331,90 @@ describe('PatronagePanel', () => {
     expect(await screen.findByRole('link', { name: 'Upgrade to unlock patronage' })).toBeInTheDocument();
     expect(eligibleCalls()).toEqual([]);
   });
+
+  describe('when a load fails', () => {
+    /** The panel's two reads, each of which may meet a dropped connection. */
+    function serveFlaky() {
+      const state = { featureDown: false, eligibleDown: false, eligible: members.slice(0, 1) };
+      const fetches = mockFetch(({ url }) => {
+        if (url.endsWith('/subscription/check_feature')) {
+          if (state.featureDown) throw new TypeError('Failed to fetch');
+          return success({ allowed: true, feature: 'patronage_system' });
+        }
+        if (url.includes('/patronages/eligible/')) {
+          if (state.eligibleDown) throw new TypeError('Failed to fetch');
+          return success(state.eligible);
+        }
+        return success(null);
+      });
+      const asked = (part: string) => fetches.mock.calls.filter(([url]) => String(url).includes(part)).length;
+      return { state, asked };
+    }
+    const renderPanel = () =>
+      renderRoutes(
+        [{ path: '/', element: <PatronagePanel partyId="party-1" partyName="Mistwood" isGm /> }],
+        '/',
+      );
+
+    it('offers Try Again when patronage could not be checked at all', async () => {
+      const { state, asked } = serveFlaky();
+      state.featureDown = true;
+      const user = userEvent.setup();
+      renderPanel();
+      const panel = await screen.findByTestId('patronage-panel');
+      await within(panel).findByText(/Patronage could not be checked\./, undefined, { timeout: 5_000 });
+      const before = asked('/subscription/check_feature');
+      state.featureDown = false;
+      await user.click(within(panel).getByRole('button', { name: 'Try Again' }));
+      expect(
+        await within(panel).findByRole('button', { name: 'Sponsor bard' }, { timeout: 5_000 }),
+      ).toBeInTheDocument();
+      expect(asked('/subscription/check_feature')).toBe(before + 1);
+    });
+
+    it('offers Try Again when the members could not be loaded at all', async () => {
+      const { state, asked } = serveFlaky();
+      state.eligibleDown = true;
+      const user = userEvent.setup();
+      renderPanel();
+      const panel = await screen.findByTestId('patronage-panel');
+      await within(panel).findByText(/Members could not be loaded\./, undefined, { timeout: 5_000 });
+      const before = asked('/patronages/eligible/');
+      state.eligibleDown = false;
+      await user.click(within(panel).getByRole('button', { name: 'Try Again' }));
+      expect(
+        await within(panel).findByRole('button', { name: 'Sponsor bard' }, { timeout: 5_000 }),
+      ).toBeInTheDocument();
+      expect(asked('/patronages/eligible/')).toBe(before + 1);
+    });
+
+    it('keeps the members on screen when a refresh fails, says so, and tries again on request', async () => {
+      const { state, asked } = serveFlaky();
+      const user = userEvent.setup();
+      const { queryClient } = renderPanel();
+      const panel = await screen.findByTestId('patronage-panel');
+      await within(panel).findByRole('button', { name: 'Sponsor bard' }, { timeout: 5_000 });
+      // A refresh of the members (after a sponsorship changed, or a live update) while the connection is down.
+      state.eligibleDown = true;
+      await queryClient.refetchQueries({ queryKey: ['parties'] }).catch(() => undefined);
+      await waitFor(() => expect(within(panel).getByTestId('refresh-failed-note')).toBeVisible(), {
+        timeout: 5_000,
+      });
+      expect(within(panel).getByRole('status')).toHaveTextContent(
+        'Could not refresh. Showing what was loaded before.',
+      );
+      expect(within(panel).getByRole('button', { name: 'Sponsor bard' })).toBeInTheDocument();
+      expect(within(panel).queryByText(/Members could not be loaded\./)).not.toBeInTheDocument();
+
+      state.eligibleDown = false;
+      state.eligible = members;
+      const before = asked('/patronages/eligible/');
+      await user.click(within(panel).getByRole('button', { name: 'Try Again' }));
+      expect(
+        await within(panel).findByRole('button', { name: 'End sponsorship of rogue' }, { timeout: 5_000 }),
+      ).toBeInTheDocument();
+      expect(asked('/patronages/eligible/')).toBe(before + 1);
+      await waitFor(() => expect(within(panel).queryByTestId('refresh-failed-note')).toBeNull());
+    });
+  });
 });

@@ -118,12 +118,20 @@ export function PatronagePanel({
           Patronage
         </Title>
         <RefreshFailedNote query={feature} />
+        {/* A members' list refresh that failed (after a sponsorship changed) keeps the list it had. */}
+        <RefreshFailedNote query={eligible} />
         {feature.isPending ? (
           <TextSkeleton lines={2} />
         ) : failedWithNothingToShow(feature) ? (
-          <Text size="sm" c="red">
-            Patronage could not be checked. {feature.error.message}
-          </Text>
+          // As the Members section beside it on the Overview tab: the failure, and the way to ask again.
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm" c="red">
+              Patronage could not be checked. {feature.error.message}
+            </Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void feature.refetch()}>
+              Try Again
+            </Button>
+          </Stack>
         ) : feature.data === false ? (
           <Paper withBorder p="sm">
             <Stack gap={4} align="flex-start">
@@ -138,9 +146,14 @@ export function PatronagePanel({
         ) : eligible.isPending ? (
           <TextSkeleton lines={2} />
         ) : failedWithNothingToShow(eligible) ? (
-          <Text size="sm" c="red">
-            Members could not be loaded. {eligible.error.message}
-          </Text>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm" c="red">
+              Members could not be loaded. {eligible.error.message}
+            </Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void eligible.refetch()}>
+              Try Again
+            </Button>
+          </Stack>
         ) : eligible.data.length === 0 ? (
           <Text size="sm" c="dimmed">
             No members to sponsor yet.
