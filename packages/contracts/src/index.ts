@@ -1,6 +1,7 @@
 export * from './account-closure.js';
 export * from './admin.js';
 export * from './api-tokens.js';
+export * from './app-path.js';
 export * from './auth.js';
 export * from './back-office.js';
 export * from './characters.js';

@@ -1,7 +1,9 @@
 import {
+  appPathMessage,
   type CheckoutSession,
   type CurrentSubscription,
   type FeatureKey,
+  isAppPath,
   isFeatureKey,
   isGrantedPlan,
   isUsageResource,
@@ -555,9 +557,7 @@ export class SubscriptionsService {
   #returnUrl(given: string | undefined, fallbackPath: string, field: string): string {
     const appUrl = this.#deps.appUrl;
     if (!given) return `${appUrl}${fallbackPath}`;
-    const refusal = AppError.validation([
-      { field, message: 'The return address must be a page of this app.' },
-    ]);
+    const refusal = AppError.validation([{ field, message: appPathMessage }]);
     const appOrigin = new URL(appUrl).origin;
     let resolved: URL;
     try {
@@ -574,26 +574,4 @@ export class SubscriptionsService {
     if (resolved.origin !== appOrigin || !isAppPath(resolved.pathname)) throw refusal;
     return resolved.toString();
   }
-}
-
-/**
- * A path on this app: one '/', then a character that is neither '/' nor '\\' nor a space, under every layer
- * of percent-encoding ("/%2F%2Fhost", "/%252F…"); and no whitespace or control character anywhere, since
- * the URL parser drops tabs and newlines ("/\t/host" would become "//host").
- */
-function isAppPath(path: string): boolean {
-  if (/[\s\p{Cc}]/u.test(path)) return false;
-  let decoded = path;
-  for (let layer = 0; layer < 5; layer++) {
-    if (!/^\/[^/\\\s\p{Cc}]/u.test(decoded)) return false;
-    let next: string;
-    try {
-      next = decodeURIComponent(decoded);
-    } catch {
-      return false;
-    }
-    if (next === decoded) return true;
-    decoded = next;
-  }
-  return false;
 }
