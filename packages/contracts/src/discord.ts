@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appPathMessage, isAppPath } from './app-path.js';
 import { authSessionSchema } from './auth.js';
 import { text } from './fields.js';
 
@@ -20,7 +21,18 @@ export type AuthProviders = z.infer<typeof authProvidersSchema>;
 export const discordModes = ['login', 'link'] as const;
 export type DiscordMode = (typeof discordModes)[number];
 
-export const discordStartBodySchema = z.object({ mode: z.enum(discordModes).default('login') });
+/**
+ * Where a sign-in goes once it is done (the page /login?redirect= named, e.g. a party invite): a path of
+ * this app only, kept with the flow's state in its signed cookie, so the round trip through Discord cannot
+ * be made to end on another site.
+ */
+export const discordReturnPathSchema = z.string().max(2048).refine(isAppPath, appPathMessage);
+
+export const discordStartBodySchema = z.object({
+  mode: z.enum(discordModes).default('login'),
+  /** Sign-in only: linking always comes back to the profile. */
+  redirect: discordReturnPathSchema.optional(),
+});
 export const discordStartQuerySchema = z.object({ mode: z.enum(discordModes).default('login') });
 export const discordStartResultSchema = z.object({ authorization_url: z.string() });
 
@@ -45,7 +57,13 @@ export const discordLinkSchema = z.object({
 export type DiscordLink = z.infer<typeof discordLinkSchema>;
 
 export const discordCallbackResultSchema = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('login'), created: z.boolean(), session: authSessionSchema }),
+  z.object({
+    mode: z.literal('login'),
+    created: z.boolean(),
+    session: authSessionSchema,
+    /** The page the sign-in started for, when it named one. */
+    redirect: discordReturnPathSchema.optional(),
+  }),
   z.object({ mode: z.literal('link'), account: discordAccountSchema }),
 ]);
 export type DiscordCallbackResult = z.infer<typeof discordCallbackResultSchema>;

@@ -110,7 +110,7 @@ export async function discordAccountsRoutes(app: FastifyInstance, options: Optio
       const mode = request.body?.mode ?? 'login';
       // A bearer token that does not verify must not quietly turn a link into a sign-in.
       if (mode === 'link' && !request.auth) throw new AppError('UNAUTHORIZED');
-      const { url, cookie } = await discord.start(mode, request.auth);
+      const { url, cookie } = await discord.start(mode, request.auth, request.body?.redirect);
       reply.header('set-cookie', stateCookieHeader(cookie, secure));
       return { status: 'success' as const, data: { authorization_url: url } };
     },

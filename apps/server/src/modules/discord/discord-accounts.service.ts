@@ -31,6 +31,9 @@ const toAccountJson = (row: DiscordAccountRow): DiscordAccount => ({
 /** The name people know a Discord user by: the display name when set, else the unique username. */
 const displayedName = (user: DiscordUser) => user.global_name?.trim() || user.username;
 
+/** A finished sign-in (not a link). */
+type SignedIn = Extract<DiscordCallbackResult, { mode: 'login' }>;
+
 /** Issue 16 §1: sign in, sign up and link with Discord; unlink without locking anyone out. */
 export class DiscordAccountsService {
   readonly #deps: Deps;
@@ -48,8 +51,16 @@ export class DiscordAccountsService {
     return this.#deps.oauth;
   }
 
-  /** Starts a flow: Discord's authorize URL and the sealed state for the browser's cookie. */
-  async start(mode: DiscordMode, auth: AuthenticatedUser | null): Promise<{ url: string; cookie: string }> {
+  /**
+   * Starts a flow: Discord's authorize URL and the sealed state for the browser's cookie. A sign-in keeps
+   * the page it was started for (a path of this app, as the start call's schema checked) with the state,
+   * never in a query Discord sends back: the callback answers it from the cookie alone.
+   */
+  async start(
+    mode: DiscordMode,
+    auth: AuthenticatedUser | null,
+    redirect?: string,
+  ): Promise<{ url: string; cookie: string }> {
     const oauth = this.#oauth();
     if (mode === 'link' && !auth) throw new AppError('UNAUTHORIZED', discordMessages.linkNeedsSignIn);
     const { state, codeVerifier, url } = oauth.begin();
@@ -58,6 +69,7 @@ export class DiscordAccountsService {
       codeVerifier,
       mode,
       ...(mode === 'link' && auth ? { userId: auth.user.id } : {}),
+      ...(mode === 'login' && redirect ? { redirect } : {}),
     });
     return { url, cookie };
   }
@@ -80,10 +92,11 @@ export class DiscordAccountsService {
     if (flow.mode === 'link' && auth) {
       return { mode: 'link', account: toAccountJson(await this.#link(auth.user.id, discordUser)) };
     }
-    return this.#signIn(discordUser, client);
+    const signedIn = await this.#signIn(discordUser, client);
+    return flow.redirect ? { ...signedIn, redirect: flow.redirect } : signedIn;
   }
 
-  async #signIn(discordUser: DiscordUser, client: ClientInfo): Promise<DiscordCallbackResult> {
+  async #signIn(discordUser: DiscordUser, client: ClientInfo): Promise<SignedIn> {
     const linked = await repo.userOfDiscordId(this.#deps.db, discordUser.id);
     if (linked) {
       const name = displayedName(discordUser);

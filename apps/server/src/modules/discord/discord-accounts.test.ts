@@ -19,10 +19,11 @@ interface Body {
       user: { id: string; email: string; username: string; email_verified: boolean };
     };
     account: { discord_user_id: string; username: string } | null;
+    redirect?: string;
     has_password: boolean;
     discord: { sign_in: boolean; interactions: boolean; invite_url: string | null };
   };
-  error: { code: string; message: string };
+  error: { code: string; message: string; details?: { field: string; message: string }[] };
 }
 const body = (response: LightMyRequestResponse) => response.json() as Body;
 
@@ -237,6 +238,51 @@ describe('signing in with Discord', () => {
     });
     expect(login.statusCode).toBe(401);
     expect(body(login).error.code).toBe('INVALID_CREDENTIALS');
+  });
+});
+
+describe('coming back to where the sign-in started', () => {
+  /** A sign-in started from /login?redirect=…: the web client passes the page the person was going to. */
+  async function startTowards(redirect: string) {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/discord/start',
+      payload: { mode: 'login', redirect },
+    });
+    return { response, cookie: response.statusCode === 200 ? stateCookie(response) : '' };
+  }
+
+  it('answers the page a party invite link asked for once the round trip through Discord is done', async () => {
+    const started = await startTowards('/parties/join?code=AB12CD34');
+    expect(started.response.statusCode).toBe(200);
+    const consent = discord.consent(body(started.response).data.authorization_url, discordUser());
+    const finished = await callback(consent, started.cookie);
+    expect(finished.statusCode).toBe(200);
+    expect(body(finished).data.mode).toBe('login');
+    expect(body(finished).data.redirect).toBe('/parties/join?code=AB12CD34');
+  });
+
+  it('answers no page for a sign-in started without one', async () => {
+    const finished = await signInWithDiscord(discordUser());
+    expect(finished.statusCode).toBe(200);
+    expect(body(finished).data).not.toHaveProperty('redirect');
+  });
+
+  it.each([
+    'https://evil.example/parties/join',
+    '//evil.example/parties/join',
+    '/\\evil.example',
+    '/%2F%2Fevil.example',
+    '/\t/evil.example',
+    'javascript:alert(1)',
+    'parties/join',
+  ])('refuses %j as the page to come back to: only a path of this site', async (redirect) => {
+    const started = await startTowards(redirect);
+    expect(started.response.statusCode).toBe(422);
+    expect(body(started.response).error.details).toEqual([
+      { field: 'redirect', message: 'The return address must be a page of this app.' },
+    ]);
+    expect(started.response.headers['set-cookie']).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { DiscordMode } from '@haversack/contracts';
+import { type DiscordMode, isAppPath } from '@haversack/contracts';
 import { jwtVerify, SignJWT } from 'jose';
 
 /** How long a person has on Discord's consent screen before the sign-in must start again. */
@@ -14,6 +14,8 @@ export interface OAuthState {
   mode: DiscordMode;
   /** Link mode: the Haversack account that started it, which must be the one that finishes it. */
   userId?: string;
+  /** Sign-in mode: the page of this app to come back to (checked as a path of this app when started). */
+  redirect?: string;
 }
 
 /**
@@ -39,6 +41,7 @@ export class OAuthStateCookies {
       cv: value.codeVerifier,
       mode: value.mode,
       ...(value.userId ? { uid: value.userId } : {}),
+      ...(value.redirect ? { rd: value.redirect } : {}),
     })
       .setProtectedHeader({ alg: 'HS256' })
       .setAudience('discord-oauth-state')
@@ -56,11 +59,18 @@ export class OAuthStateCookies {
         algorithms: ['HS256'],
         currentDate: this.#now(),
       });
-      const { st, cv, mode, uid } = payload;
+      const { st, cv, mode, uid, rd } = payload;
       if (typeof st !== 'string' || typeof cv !== 'string') return undefined;
       if (mode !== 'login' && mode !== 'link') return undefined;
       if (!sameText(st, returnedState)) return undefined;
-      return { state: st, codeVerifier: cv, mode, ...(typeof uid === 'string' ? { userId: uid } : {}) };
+      return {
+        state: st,
+        codeVerifier: cv,
+        mode,
+        ...(typeof uid === 'string' ? { userId: uid } : {}),
+        // Sealed by this server after the start call checked it; checked again, as any way off the site is.
+        ...(typeof rd === 'string' && isAppPath(rd) ? { redirect: rd } : {}),
+      };
     } catch {
       return undefined;
     }
