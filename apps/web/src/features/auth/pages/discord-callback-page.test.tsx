@@ -9,7 +9,13 @@ import { renderRoutes } from '../../../test/render';
 import { DiscordCallbackPage } from './discord-callback-page';
 
 function Where() {
-  return <p data-testid="where">{useLocation().pathname}</p>;
+  const location = useLocation();
+  return (
+    <p data-testid="where">
+      {location.pathname}
+      {location.search}
+    </p>
+  );
 }
 
 const routes: RouteObject[] = [
@@ -69,5 +75,23 @@ describe('DiscordCallbackPage', () => {
     );
     renderCallback('?code=c&state=s');
     expect(await screen.findByTestId('where')).toHaveTextContent('/profile');
+  });
+
+  it('goes to the page the sign-in started for, such as a party invite, and never back to the auth pages', async () => {
+    const signedIn = (redirect: string) =>
+      success({
+        mode: 'login',
+        created: false,
+        session: { ...buildTokens(), user: buildUser() },
+        redirect,
+      });
+    mockFetch(() => signedIn('/parties/join?code=AB12CD34'));
+    const { unmount } = renderCallback('?code=c&state=s');
+    expect(await screen.findByTestId('where')).toHaveTextContent(/^\/parties\/join\?code=AB12CD34$/);
+    unmount();
+
+    mockFetch(() => signedIn('/login'));
+    renderCallback('?code=c&state=s');
+    expect(await screen.findByTestId('where')).toHaveTextContent(/^\/dashboard$/);
   });
 });

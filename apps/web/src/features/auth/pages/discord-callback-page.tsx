@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { usePageTitle } from '../../../lib/page-title';
+import { safeRedirectTarget } from '../../../lib/redirect';
 import { adoptSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth-store';
@@ -55,7 +56,8 @@ export function DiscordCallbackPage() {
       }
       adoptSession(result.session);
       if (result.created) toast.success(`Welcome to Haversack, ${result.session.user.username}!`);
-      navigate('/dashboard', { replace: true });
+      // The page the sign-in started for (a party invite), as after an email sign-in; else the dashboard.
+      navigate(safeRedirectTarget(result.redirect), { replace: true });
     };
     finishDiscord(code, state).then(finished, (error: unknown) => {
       setOutcome({

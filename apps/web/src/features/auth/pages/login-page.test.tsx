@@ -2,7 +2,7 @@ import { Notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type RouteObject, useLocation } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useAuthStore } from '../../../stores/auth-store';
@@ -161,5 +161,50 @@ describe('LoginPage', () => {
     // Once the providers answer (without Discord) is in, there is still no button.
     await waitFor(() => expect(queryClient.getQueryState(['auth-providers'])?.status).toBe('success'));
     expect(screen.queryByRole('button', { name: 'Continue with Discord' })).not.toBeInTheDocument();
+  });
+
+  describe('Continue with Discord', () => {
+    /** The start call's answer sends the browser to Discord; here a hash jsdom can follow. */
+    function serveDiscordStart() {
+      const fetchMock = mockFetch(
+        ({ url }) =>
+          url.endsWith('/api/v1/auth/discord/start')
+            ? success({ authorization_url: '#discord-consent' })
+            : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+        { providers: buildProviders({ sign_in: true }) },
+      );
+      const startBody = async () => {
+        await waitFor(() => expect(window.location.hash).toBe('#discord-consent'), { timeout: 5_000 });
+        const call = fetchMock.mock.calls.find(([input]) => String(input).endsWith('/auth/discord/start'));
+        return JSON.parse(String(call?.[1]?.body));
+      };
+      return { startBody };
+    }
+    afterEach(() => {
+      window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
+    });
+
+    it('carries a party invite through the Discord sign-in, so it comes back to the invite', async () => {
+      const { startBody } = serveDiscordStart();
+      const user = userEvent.setup();
+      renderLogin('/login?redirect=%2Fparties%2Fjoin%3Fcode%3DAB12CD34');
+      await user.click(await screen.findByRole('button', { name: 'Continue with Discord' }));
+      expect(await startBody()).toEqual({ mode: 'login', redirect: '/parties/join?code=AB12CD34' });
+    });
+
+    it('passes no page to come back to when ?redirect= points off the site, or is missing', async () => {
+      const { startBody } = serveDiscordStart();
+      const user = userEvent.setup();
+      const { unmount } = renderLogin('/login?redirect=https%3A%2F%2Fevil.example%2F');
+      await user.click(await screen.findByRole('button', { name: 'Continue with Discord' }));
+      expect(await startBody()).toEqual({ mode: 'login' });
+      unmount();
+      window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
+
+      const again = serveDiscordStart();
+      renderLogin();
+      await user.click(await screen.findByRole('button', { name: 'Continue with Discord' }));
+      expect(await again.startBody()).toEqual({ mode: 'login' });
+    });
   });
 });

@@ -111,7 +111,7 @@ export function LoginPage() {
           </Button>
         </Stack>
       </form>
-      <ContinueWithDiscord />
+      <ContinueWithDiscord redirect={redirect} />
       <Text size="sm" ta="center">
         Don&apos;t have an account?{' '}
         <Anchor component={Link} to={registerHref}>

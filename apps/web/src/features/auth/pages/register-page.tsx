@@ -113,7 +113,7 @@ export function RegisterPage() {
           </Stack>
         </form>
       )}
-      {closed ? null : <ContinueWithDiscord />}
+      {closed ? null : <ContinueWithDiscord redirect={redirect} />}
       <Text size="sm" ta="center">
         Already have an account?{' '}
         <Anchor component={Link} to={loginHref}>

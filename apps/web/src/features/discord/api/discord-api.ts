@@ -8,6 +8,7 @@ import {
 } from '@haversack/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { API_V1, apiRequest } from '../../../lib/http-client';
+import { safeRedirectTarget, sameSitePath } from '../../../lib/redirect';
 import { discordKeys } from './discord-sign-in';
 
 // The providers answer and the failure wording live in discord-sign-in.ts (no zod, for /login).
@@ -28,12 +29,16 @@ export function discordLinkQueryOptions() {
 
 /**
  * Starts a Discord sign-in or link: the server sets the flow's cookie and answers Discord's URL, which the
- * browser then opens (a plain link cannot carry the bearer token a link needs).
+ * browser then opens (a plain link cannot carry the bearer token a link needs). A sign-in passes on the
+ * page /login's ?redirect= named (a party invite) when it is a page of this site and not an auth page; the
+ * server keeps it with the flow's state. Checked here, not on /login: this file loads with the click.
  */
-export async function startDiscord(mode: DiscordMode): Promise<void> {
+export async function startDiscord(mode: DiscordMode, redirect?: string | null): Promise<void> {
+  const path = sameSitePath(redirect);
+  const returnTo = path && safeRedirectTarget(path) === path ? path : undefined;
   const { data } = await apiRequest(`${API_V1}/auth/discord/start`, {
     method: 'POST',
-    body: { mode },
+    body: { mode, ...(returnTo ? { redirect: returnTo } : {}) },
     schema: discordStartResultSchema,
     auth: mode === 'link',
     toast: false,

@@ -41,9 +41,11 @@ function useAuthProviders(): AuthProviders | undefined {
 
 /**
  * Issue 16 §1: "Continue with Discord" on /login and /register, only when this server is configured for
- * it (while the answer is loading or failed, nothing shows: the email form works on its own).
+ * it (while the answer is loading or failed, nothing shows: the email form works on its own). `redirect` is
+ * the page's ?redirect=, which comes back after Discord as it does after an email sign-in (startDiscord keeps
+ * only a page of this site).
  */
-export function ContinueWithDiscord() {
+export function ContinueWithDiscord({ redirect }: { redirect?: string | null }) {
   const providers = useAuthProviders();
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -55,7 +57,7 @@ export function ContinueWithDiscord() {
     try {
       // The rest of the Discord client loads with the click: /login does not carry it (issue 13 §1).
       const { startDiscord } = await import('../api/discord-api');
-      await startDiscord('login');
+      await startDiscord('login', redirect);
     } catch (failure) {
       setError(discordFailureMessage(failure, 'Discord sign-in could not start. Please try again.'));
       setStarting(false);
