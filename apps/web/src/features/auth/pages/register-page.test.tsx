@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useAuthStore } from '../../../stores/auth-store';
-import { buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
+import { buildProviders, buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { RegisterPage } from './register-page';
 
@@ -155,5 +155,29 @@ describe('RegisterPage', () => {
     renderRoutes(routes, '/register');
     expect(await screen.findByRole('button', { name: 'Create Account' })).toBeInTheDocument();
     expect(screen.queryByTestId('registration-closed')).not.toBeInTheDocument();
+  });
+
+  it('carries a party invite through a Discord sign-up, so it comes back to the invite', async () => {
+    // The start call's answer sends the browser to Discord; here a hash jsdom can follow.
+    const fetchMock = mockFetch(
+      ({ url }) =>
+        url.endsWith('/api/v1/auth/discord/start')
+          ? success({ authorization_url: '#discord-consent' })
+          : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+      { providers: buildProviders({ sign_in: true }) },
+    );
+    const user = userEvent.setup();
+    renderRoutes(routes, '/register?redirect=%2Fparties%2Fjoin%3Fcode%3DAB12CD34');
+    try {
+      await user.click(await screen.findByRole('button', { name: 'Continue with Discord' }));
+      await waitFor(() => expect(window.location.hash).toBe('#discord-consent'), { timeout: 5_000 });
+      const call = fetchMock.mock.calls.find(([input]) => String(input).endsWith('/auth/discord/start'));
+      expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+        mode: 'login',
+        redirect: '/parties/join?code=AB12CD34',
+      });
+    } finally {
+      window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
+    }
   });
 });
