@@ -137,8 +137,9 @@ for (const output of outputs) {
     throw new Error(`${output} names __dirname or __filename ${stray} time(s): leave that package external`);
   }
 }
-// What a start compiles: dist/main.js and the chunks it imports statically. What is loaded only when used
-// must stay out of it, or every start (and every idle server's memory) pays for it again.
+// What a start compiles: dist/main.js, dist/start.js's chunk (main.js imports it once the arguments and the
+// configuration passed: every start that serves loads it) and the chunks they import statically. What is
+// loaded only when used must stay out of it, or every start (and every idle server's memory) pays for it again.
 const startFiles = new Set();
 const visit = (output) => {
   if (startFiles.has(output)) return;
@@ -148,6 +149,13 @@ const visit = (output) => {
   }
 };
 visit(outputs.find((file) => path.resolve(file) === entry));
+const startChunk = outputs.find(
+  (file) =>
+    result.metafile.outputs[file].entryPoint === path.relative(process.cwd(), path.join(dist, 'start.js')),
+);
+if (!startChunk)
+  throw new Error('no chunk holds dist/start.js: main.js must import it (dynamically) to serve');
+visit(startChunk);
 const keptOutOfStart = [
   [/node_modules\/stripe\//, "Stripe's SDK (billing-setup.ts imports it only when a key is set)"],
   [/node_modules\/nodemailer\//, 'nodemailer (mailer.ts loads it with the first mail)'],
