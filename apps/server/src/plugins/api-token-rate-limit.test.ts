@@ -1,8 +1,12 @@
 import type { ApiTokenCreated } from '@haversack/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUser, type SignedInUser, upgrade } from '../test/factories.js';
-import { buildTestApp, callApi, json, type TestContext } from '../test/helper.js';
+import { buildTestApp, callApi, fileDatabase, json, type TestContext } from '../test/helper.js';
 import { defaultAuthRateLimits, scaleRateLimits } from './rate-limit.js';
+
+// The limits are counted in each app's memory: every test builds its own app, with its own limits, on the
+// file's one database, and makes users of its own there: none depends on what another wrote.
+const database = fileDatabase();
 
 let ctx: TestContext | undefined;
 const current = () => {
@@ -37,7 +41,10 @@ const budgetOf = (response: { headers: Record<string, unknown> }) => ({
 
 describe('the API-token budget (issue 16 §5, outside review)', () => {
   it('tells the budget on every answer and refuses past it with 429, for all of a user’s tokens together', async () => {
-    ctx = await buildTestApp({ rateLimits: { apiTokenPerUser: 3, apiTokenWindowMs: 60_000 } });
+    ctx = await buildTestApp({
+      database: database(),
+      rateLimits: { apiTokenPerUser: 3, apiTokenWindowMs: 60_000 },
+    });
     const user = await payingUser();
     const first = await tokenOf(user);
     const second = await tokenOf(user);
@@ -77,7 +84,7 @@ describe('the API-token budget (issue 16 §5, outside review)', () => {
   });
 
   it('counts and tells the budget on a refused call too', async () => {
-    ctx = await buildTestApp({ rateLimits: { apiTokenPerUser: 2 } });
+    ctx = await buildTestApp({ database: database(), rateLimits: { apiTokenPerUser: 2 } });
     const user = await payingUser();
     const token = await tokenOf(user, 'read');
     const write = await callApi(ctx, 'POST', '/characters', bearer(token), { character: { name: 'Gimli' } });
@@ -97,7 +104,7 @@ describe('the API-token budget (issue 16 §5, outside review)', () => {
   it('allows 600 calls a minute per user by default, multiplied by RATE_LIMIT_SCALE', async () => {
     const scaled = scaleRateLimits(defaultAuthRateLimits, 2.5);
     expect(scaled).toMatchObject({ apiTokenPerUser: 1500, apiTokenWindowMs: 60_000 });
-    ctx = await buildTestApp();
+    ctx = await buildTestApp({ database: database() });
     const user = await payingUser();
     const response = await callApi(ctx, 'GET', '/characters', bearer(await tokenOf(user)));
     expect(response.statusCode).toBe(200);
@@ -106,7 +113,7 @@ describe('the API-token budget (issue 16 §5, outside review)', () => {
   });
 
   it('refuses the 601st of 700 parallel calls with one token', async () => {
-    ctx = await buildTestApp();
+    ctx = await buildTestApp({ database: database() });
     const token = await tokenOf(await payingUser(), 'read');
     const statuses = await Promise.all(
       Array.from({ length: 700 }, () => callApi(current(), 'GET', '/auth/me', bearer(token))),

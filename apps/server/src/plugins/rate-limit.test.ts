@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createParty, createUser, defaultPassword, type SignedInUser, upgrade } from '../test/factories.js';
-import { buildTestApp, type TestContext } from '../test/helper.js';
+import { buildTestApp, fileDatabase, type TestContext } from '../test/helper.js';
 import { defaultAuthRateLimits } from './rate-limit.js';
+
+// The limits are counted in each app's memory: every test builds its own app, with its own limits, on the
+// file's one database, and makes users of its own there: none depends on what another wrote.
+const database = fileDatabase();
 
 let ctx: TestContext | undefined;
 const currentApp = () => {
@@ -33,7 +37,7 @@ const expectLimited = (response: {
 
 describe('auth rate limits', () => {
   it('limits login attempts per email and address with RATE_LIMITED and Retry-After', async () => {
-    ctx = await buildTestApp({ rateLimits: { loginFailuresPerPair: 2 } });
+    ctx = await buildTestApp({ database: database(), rateLimits: { loginFailuresPerPair: 2 } });
     expect((await login(ctx.app, 'target@example.com')).statusCode).toBe(401);
     expect((await login(ctx.app, 'TARGET@example.com')).statusCode).toBe(401);
     const limited = await login(ctx.app, 'target@example.com');
@@ -45,7 +49,11 @@ describe('auth rate limits', () => {
   });
 
   it('never locks the owner out from another address, and a success clears its own address', async () => {
-    ctx = await buildTestApp({ rateLimits: { loginFailuresPerPair: 3 }, env: { TRUST_PROXY: 'true' } });
+    ctx = await buildTestApp({
+      database: database(),
+      rateLimits: { loginFailuresPerPair: 3 },
+      env: { TRUST_PROXY: 'true' },
+    });
     const owner = await createUser(ctx);
     const email = owner.user.email;
     for (let i = 0; i < 3; i += 1) expect((await login(ctx.app, email, '10.6.0.66')).statusCode).toBe(401);
@@ -63,6 +71,7 @@ describe('auth rate limits', () => {
 
   it('slows down, without refusing, guesses for one email spread over many addresses', async () => {
     ctx = await buildTestApp({
+      database: database(),
       rateLimits: { loginSlowdownAfter: 3, loginSlowdownBaseMs: 1500, loginSlowdownMaxMs: 2500 },
       env: { TRUST_PROXY: 'true' },
     });
@@ -82,7 +91,7 @@ describe('auth rate limits', () => {
   });
 
   it('limits guesses of the current password per user across password and email changes', async () => {
-    ctx = await buildTestApp({ rateLimits: { passwordGuessPerUser: 3 } });
+    ctx = await buildTestApp({ database: database(), rateLimits: { passwordGuessPerUser: 3 } });
     const user = await createUser(ctx);
     const other = await createUser(ctx);
     const changePassword = (who: SignedInUser, current: string) =>
@@ -116,7 +125,7 @@ describe('auth rate limits', () => {
   });
 
   it('limits guesses of the current password per address', async () => {
-    ctx = await buildTestApp({ rateLimits: { passwordGuessPerIp: 2 } });
+    ctx = await buildTestApp({ database: database(), rateLimits: { passwordGuessPerIp: 2 } });
     const users = [await createUser(ctx), await createUser(ctx), await createUser(ctx)];
     const statuses = [];
     for (const user of users) {
@@ -153,7 +162,7 @@ describe('auth rate limits', () => {
     };
 
     it.each(guesses)('limits %s per user', async (kind) => {
-      ctx = await buildTestApp({ rateLimits: { joinCodePerUser: 3 } });
+      ctx = await buildTestApp({ database: database(), rateLimits: { joinCodePerUser: 3 } });
       const gm = await createUser(ctx);
       const party = await createParty(ctx, gm, { is_public: true });
       const user = await createUser(ctx);
@@ -165,7 +174,11 @@ describe('auth rate limits', () => {
     });
 
     it.each(guesses)('limits %s per address', async (kind) => {
-      ctx = await buildTestApp({ rateLimits: { joinCodePerIp: 3 }, env: { TRUST_PROXY: 'true' } });
+      ctx = await buildTestApp({
+        database: database(),
+        rateLimits: { joinCodePerIp: 3 },
+        env: { TRUST_PROXY: 'true' },
+      });
       const gm = await createUser(ctx);
       const party = await createParty(ctx, gm, { is_public: true });
       for (let i = 0; i < 3; i += 1) {
@@ -187,7 +200,7 @@ describe('auth rate limits', () => {
       });
 
     it('lets a GM invite a table but stops probing e-mails, per user, for an hour', async () => {
-      ctx = await buildTestApp();
+      ctx = await buildTestApp({ database: database() });
       const budget = defaultAuthRateLimits.invitationsPerUser;
       const gm = await createUser(ctx);
       await upgrade(ctx, gm, 'tier_1');
@@ -225,7 +238,11 @@ describe('auth rate limits', () => {
     });
 
     it('limits invitations per address', async () => {
-      ctx = await buildTestApp({ rateLimits: { invitationsPerIp: 3 }, env: { TRUST_PROXY: 'true' } });
+      ctx = await buildTestApp({
+        database: database(),
+        rateLimits: { invitationsPerIp: 3 },
+        env: { TRUST_PROXY: 'true' },
+      });
       const statuses = [];
       for (let i = 0; i < 4; i += 1) {
         const gm = await createUser(ctx);
@@ -240,14 +257,18 @@ describe('auth rate limits', () => {
   });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY is set', async () => {
-    ctx = await buildTestApp({ rateLimits: { loginPerIp: 2 } });
+    ctx = await buildTestApp({ database: database(), rateLimits: { loginPerIp: 2 } });
     await login(ctx.app, 'a@example.com', '10.0.0.1');
     await login(ctx.app, 'b@example.com', '10.0.0.2');
     expect((await login(ctx.app, 'c@example.com', '10.0.0.3')).statusCode).toBe(429);
   });
 
   it('limits per forwarded address behind a trusted proxy', async () => {
-    ctx = await buildTestApp({ rateLimits: { loginPerIp: 2 }, env: { TRUST_PROXY: 'true' } });
+    ctx = await buildTestApp({
+      database: database(),
+      rateLimits: { loginPerIp: 2 },
+      env: { TRUST_PROXY: 'true' },
+    });
     await login(ctx.app, 'a@example.com', '10.0.0.1');
     await login(ctx.app, 'b@example.com', '10.0.0.1');
     expect((await login(ctx.app, 'c@example.com', '10.0.0.1')).statusCode).toBe(429);
@@ -255,7 +276,10 @@ describe('auth rate limits', () => {
   });
 
   it('gives registration its own per-email budget, apart from forgot-password’s (issue 14)', async () => {
-    ctx = await buildTestApp({ rateLimits: { registerPerEmail: 2, forgotPerEmail: 1 } });
+    ctx = await buildTestApp({
+      database: database(),
+      rateLimits: { registerPerEmail: 2, forgotPerEmail: 1 },
+    });
     const register = (email: string, n: number) =>
       currentApp().inject({
         method: 'POST',
@@ -278,7 +302,7 @@ describe('auth rate limits', () => {
   });
 
   it('limits forgot-password per email and reset per token', async () => {
-    ctx = await buildTestApp({ rateLimits: { forgotPerEmail: 1, resetPerToken: 1 } });
+    ctx = await buildTestApp({ database: database(), rateLimits: { forgotPerEmail: 1, resetPerToken: 1 } });
     const forgot = () =>
       ctx?.app.inject({
         method: 'POST',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type AppDeps, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../db/client.js';
@@ -38,6 +38,26 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   }
   const template = readFileSync(inject('pgliteTemplatePath'));
   return openPglite({ loadDataDir: new Blob([template]) });
+}
+
+/**
+ * One database for all the tests of a file: opened before them, closed after them. For files whose tests
+ * each build their own app on it (`buildTestApp({ database })`, their own limits and settings) and make
+ * their own users, so that no test sees another's data: opening a database (a PGlite instance from the
+ * template, or a PostgreSQL clone) costs several times what building the app on it does.
+ */
+export function fileDatabase(): () => DatabaseHandle {
+  let database: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => {
+    if (!database) throw new Error('the file database is opened in beforeAll: use it in a test');
+    return database;
+  };
 }
 
 export interface TestContext {
