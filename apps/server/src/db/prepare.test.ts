@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { count, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../test/helper.js';
 import { type DatabaseHandle, openPglite } from './client.js';
 import { latestMigrationMillis, migrationsAfter, NewerDatabaseError } from './migration-journal.js';
@@ -17,63 +17,65 @@ const recordNewerMigration = sql`INSERT INTO drizzle.__drizzle_migrations (hash,
 
 // issue 13 §6: a restart with nothing to migrate or seed does neither.
 describe('whether a start has work to do', () => {
-  let database: DatabaseHandle;
-  beforeEach(async () => {
-    database = await openTestDatabase();
-  });
-  afterEach(async () => {
-    await database.close();
-  });
-
-  it('has none on a migrated and seeded database', async () => {
-    expect(await needsPreparation(database.db)).toBe(false);
+  // One database never migrated for the two tests that need one (its initdb costs seconds): the test that
+  // only reads it runs first, the one that migrates it last.
+  let empty: DatabaseHandle;
+  beforeAll(async () => {
+    empty = await openPglite({});
+  }, 60_000);
+  afterAll(async () => {
+    await empty.close();
   });
 
-  it('has some when the last migration is not recorded as applied', async () => {
-    await database.db.execute(
-      sql`DELETE FROM drizzle.__drizzle_migrations
+  it('has some on a database never migrated', async () => {
+    expect(await needsPreparation(empty.db)).toBe(true);
+  });
+
+  describe('on a copy of the migrated template', () => {
+    let database: DatabaseHandle;
+    beforeEach(async () => {
+      database = await openTestDatabase();
+    });
+    afterEach(async () => {
+      await database.close();
+    });
+
+    it('has none on a migrated and seeded database', async () => {
+      expect(await needsPreparation(database.db)).toBe(false);
+    });
+
+    it('has some when the last migration is not recorded as applied', async () => {
+      await database.db.execute(
+        sql`DELETE FROM drizzle.__drizzle_migrations
           WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`,
-    );
-    expect(await needsPreparation(database.db)).toBe(true);
-  });
+      );
+      expect(await needsPreparation(database.db)).toBe(true);
+    });
 
-  it('has some when the seed data changed since the last seed', async () => {
-    await database.db.update(seedState).set({ fingerprint: 'an older catalogue' });
-    expect(await needsPreparation(database.db)).toBe(true);
-    await database.db.delete(seedState);
-    expect(await needsPreparation(database.db)).toBe(true);
-  });
+    it('has some when the seed data changed since the last seed', async () => {
+      await database.db.update(seedState).set({ fingerprint: 'an older catalogue' });
+      expect(await needsPreparation(database.db)).toBe(true);
+      await database.db.delete(seedState);
+      expect(await needsPreparation(database.db)).toBe(true);
+    });
 
-  it('refuses a database upgraded by a newer build, and migrates none of it', async () => {
-    await database.db.execute(recordNewerMigration);
-    await expect(needsPreparation(database.db)).rejects.toThrow(
-      /^the database was upgraded by a newer version of Haversack .+; run that version or restore the backup/,
-    );
-    await expect(database.migrate()).rejects.toThrow(NewerDatabaseError);
-  });
+    it('refuses a database upgraded by a newer build, and migrates none of it', async () => {
+      await database.db.execute(recordNewerMigration);
+      await expect(needsPreparation(database.db)).rejects.toThrow(
+        /^the database was upgraded by a newer version of Haversack .+; run that version or restore the backup/,
+      );
+      await expect(database.migrate()).rejects.toThrow(NewerDatabaseError);
+    });
 
-  it('answers the migrations it applied: all on an empty database, then none', async () => {
-    expect(await database.migrate()).toEqual([]);
-    const empty = await openPglite({});
-    try {
+    it('answers the migrations it applied: all on an empty database, then none', async () => {
+      expect(await database.migrate()).toEqual([]);
       const applied = await empty.migrate();
       expect(applied[0]).toBe('0000_accounts');
       expect(applied).toEqual(migrationsAfter(null));
       expect(await empty.migrate()).toEqual([]);
-    } finally {
-      await empty.close();
-    }
-    // Those the migrator applies on a database one migration behind: the journal's last alone.
-    expect(migrationsAfter(latestMigrationMillis() - 1)).toEqual([migrationsAfter(null).at(-1)]);
-  }, 60_000);
-
-  it('has some on a database never migrated', async () => {
-    const empty = await openPglite({});
-    try {
-      expect(await needsPreparation(empty.db)).toBe(true);
-    } finally {
-      await empty.close();
-    }
+      // Those the migrator applies on a database one migration behind: the journal's last alone.
+      expect(migrationsAfter(latestMigrationMillis() - 1)).toEqual([migrationsAfter(null).at(-1)]);
+    }, 60_000);
   });
 });
 
