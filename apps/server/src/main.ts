@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { othersDataDirAsRoot } from './db/data-dir-owner.js';
 import { fail } from './lib/fail.js';
 
 const usage = [
@@ -30,6 +32,12 @@ async function main() {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
+  const dataDir = path.resolve(config.dataDir);
+  const owner = othersDataDirAsRoot(dataDir);
+  if (owner !== null)
+    fail(
+      `${dataDir} belongs to uid ${owner}, and the server runs as root: start it as that user (e.g. sudo -u "#${owner}" npm start), or it would leave files there that user's server cannot open.`,
+    );
   // Only now the rest of the server (the app, the database layer and their packages): the answers above
   // are given in a fraction of the time a start takes to load them.
   const { start } = await import('./start.js');

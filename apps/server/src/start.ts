@@ -6,7 +6,6 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openPostgres } from './db/client.js';
 import { diagnoseDataDir } from './db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
-import { othersDataDirAsRoot } from './db/data-dir-owner.js';
 import { checkJwtSecret, recordJwtSecret } from './db/jwt-secret-fingerprint.js';
 import { MigrationFailedError, NewerDatabaseError } from './db/migration-journal.js';
 import {
@@ -51,11 +50,6 @@ export async function start(config: Config): Promise<void> {
     pretty ? await prettyLines(logDestination, Boolean(process.stdout.isTTY)) : logDestination,
   );
   const dataDir = path.resolve(config.dataDir);
-  const owner = othersDataDirAsRoot(dataDir);
-  if (owner !== null)
-    fail(
-      `${dataDir} belongs to uid ${owner}, and the server runs as root: start it as that user (e.g. sudo -u "#${owner}" npm start), or it would leave files there that user's server cannot open.`,
-    );
   let releaseLock = () => {};
   // process.exit waits for every write pending in libuv's thread pool: with the log stuck on a pipe that
   // nobody reads it would never return. Then only a signal ends the process, and SIGTERM's default action
