@@ -124,14 +124,10 @@ export function PatronagePanel({
           <TextSkeleton lines={2} />
         ) : failedWithNothingToShow(feature) ? (
           // As the Members section beside it on the Overview tab: the failure, and the way to ask again.
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm" c="red">
-              Patronage could not be checked. {feature.error.message}
-            </Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void feature.refetch()}>
-              Try Again
-            </Button>
-          </Stack>
+          <LoadFailedLine
+            text={`Patronage could not be checked. ${feature.error.message}`}
+            onRetry={() => void feature.refetch()}
+          />
         ) : feature.data === false ? (
           <Paper withBorder p="sm">
             <Stack gap={4} align="flex-start">
@@ -146,14 +142,10 @@ export function PatronagePanel({
         ) : eligible.isPending ? (
           <TextSkeleton lines={2} />
         ) : failedWithNothingToShow(eligible) ? (
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm" c="red">
-              Members could not be loaded. {eligible.error.message}
-            </Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void eligible.refetch()}>
-              Try Again
-            </Button>
-          </Stack>
+          <LoadFailedLine
+            text={`Members could not be loaded. ${eligible.error.message}`}
+            onRetry={() => void eligible.refetch()}
+          />
         ) : eligible.data.length === 0 ? (
           <Text size="sm" c="dimmed">
             No members to sponsor yet.
@@ -287,5 +279,19 @@ export function PatronagePanel({
         onClose={() => setEnding(null)}
       />
     </Paper>
+  );
+}
+
+/** A load that failed with nothing to show: what failed, and the way to ask again. */
+function LoadFailedLine({ text, onRetry }: { text: string; onRetry: () => void }) {
+  return (
+    <Stack gap="xs" align="flex-start">
+      <Text size="sm" c="red">
+        {text}
+      </Text>
+      <Button size="xs" variant="light" color="red" onClick={onRetry}>
+        Try Again
+      </Button>
+    </Stack>
   );
 }
