@@ -226,9 +226,12 @@ export class RedisBroadcaster implements Broadcaster {
 
   subscribe(stream: string, handler: Handler) {
     const { first, remove } = this.#handlers.add(stream, handler);
-    if (first) void this.#subscriber.subscribe(this.#prefix + stream);
+    // Not awaited, so never left rejected: a connection that ends before Redis answers rejects the command
+    // ("Connection is closed."), and an unhandled rejection ends the process. ioredis subscribes again to
+    // what it holds as it reconnects; a channel left subscribed only carries messages nobody dispatches.
+    if (first) this.#subscriber.subscribe(this.#prefix + stream).catch(ignoreEndedConnection);
     return () => {
-      if (remove()) void this.#subscriber.unsubscribe(this.#prefix + stream);
+      if (remove()) this.#subscriber.unsubscribe(this.#prefix + stream).catch(ignoreEndedConnection);
     };
   }
 
@@ -259,6 +262,8 @@ export class RedisBroadcaster implements Broadcaster {
     );
   }
 }
+
+function ignoreEndedConnection() {}
 
 /** Resolves once the client is connected; rejects on its first connection error or after `withinMs`. */
 function whenReady(client: Redis, withinMs: number): Promise<void> {

@@ -247,12 +247,20 @@ export const cablePlugin = fp(
       });
     };
 
+    // A leave is not awaited by anyone (a socket that closed): a Redis that ends under it (an outage, the
+    // shutdown) rejects its commands, and an unhandled rejection would end the process.
+    const announceLeave = (partyId: string, user: OnlineUser) => {
+      announcePresence(partyId, user, 'left').catch((error: unknown) =>
+        app.log.warn({ err: error, partyId }, 'presence leave failed'),
+      );
+    };
+
     const leaveAfterGrace = (partyId: string, user: OnlineUser) => {
-      if (closing) return void announcePresence(partyId, user, 'left');
+      if (closing) return announceLeave(partyId, user);
       const leaveNow = () => {
         clearTimeout(timer);
         pendingLeaves.delete(leaveNow);
-        void announcePresence(partyId, user, 'left');
+        announceLeave(partyId, user);
       };
       const timer = setTimeout(leaveNow, presenceLeaveGraceMs);
       timer.unref();
@@ -279,7 +287,7 @@ export const cablePlugin = fp(
       // Presence counts a connection once per party, on its PartyChannel subscription. A member removed
       // from the party (told with a rejection) is not coming back: offline at once.
       if (subscription.channel !== 'PartyChannel') return;
-      if (notify) void announcePresence(subscription.partyId, connection.user, 'left');
+      if (notify) announceLeave(subscription.partyId, connection.user);
       else leaveAfterGrace(subscription.partyId, connection.user);
     };
 

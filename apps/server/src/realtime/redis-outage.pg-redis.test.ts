@@ -163,3 +163,70 @@ describe('a Redis publisher that comes back', () => {
     }
   }, 60_000);
 });
+
+// A CI run once failed on an unhandled "Connection is closed." from ioredis: a SUBSCRIBE or UNSUBSCRIBE
+// that Redis never answered (the connection ended first: an outage, a shutdown while sockets still close)
+// is rejected by the client. Nobody awaited it, so it became an unhandled rejection, which ends a Node
+// process. Deterministic here: the broadcaster is closed first, and a socket's channel goes after it.
+describe('a subscription the connection ends before Redis answers it', () => {
+  it('is dropped quietly, not left as an unhandled rejection', async () => {
+    const broadcaster = await RedisBroadcaster.connect(redis.toString(), pino({ level: 'silent' }), {
+      namespace: `haversack-test-${randomBytes(4).toString('hex')}:`,
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await broadcaster.close();
+      const stop = broadcaster.subscribe('PartyChannel:late', () => {});
+      stop();
+      // Rejections are reported after the microtasks that could still handle them.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  }, 30_000);
+});
+
+// The same for a player who leaves while Redis is away: the presence leave, after its grace, fails on the
+// Redis it counts in, and nothing awaited it.
+describe('a player who leaves while Redis is away', () => {
+  it('is let go without an unhandled rejection', async () => {
+    const ownRelay = new RedisRelay(redis);
+    await ownRelay.open();
+    const app = await buildTestApp({
+      env: { REDIS_URL: `redis://127.0.0.1:${ownRelay.port}` },
+      redisNamespace: `haversack-test-${randomBytes(4).toString('hex')}:`,
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    let socket: WebSocket | undefined;
+    try {
+      await app.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.app.server.address() as AddressInfo;
+      const gm = await createUser(app);
+      const party = await createParty(app, gm);
+      socket = new WebSocket(`ws://127.0.0.1:${port}/cable?token=${gm.token}`, ['actioncable-v1-json']);
+      const frames: Record<string, unknown>[] = [];
+      socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString())));
+      const identifier = JSON.stringify({ channel: 'PartyChannel', party_id: party.id });
+      socket.on('open', () => socket?.send(JSON.stringify({ command: 'subscribe', identifier })));
+      await expect
+        .poll(() => frames.some((f) => f.type === 'confirm_subscription'), { timeout: 5_000 })
+        .toBe(true);
+      await ownRelay.cut();
+      await expect.poll(() => redisHealth(app), { timeout: 10_000 }).toBe('unreachable');
+      socket.terminate();
+      // The leave waits out its grace (PRESENCE_LEAVE_GRACE_MS, 5 s) before it asks Redis.
+      await new Promise((resolve) => setTimeout(resolve, 6_500));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      socket?.terminate();
+      await app.close();
+      await ownRelay.cut();
+    }
+  }, 40_000);
+});
