@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useCallback } from 'react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { adminSessionStore } from '../../features/admin/api/admin-session-store';
 import { tokenStorage } from '../../lib/token-storage';
 import { useUnsavedChanges } from '../../lib/unsaved-changes';
@@ -18,6 +18,34 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
   beforeEach(() => {
     window.sessionStorage.clear();
     adminSessionStore.clear();
+    // Each visit is logged (below); the other tests need not print it.
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+  });
+
+  it('logs each admin page visit to the console, as spec/01 §2 asks', async () => {
+    mockFetch(({ url, init }) =>
+      url.endsWith('/admin/sessions') && init.method === 'POST'
+        ? success(session, 201)
+        : success({ valid: true, expires_at: session.expires_at }),
+    );
+    const { router } = renderRoutes(
+      [
+        {
+          path: '/admin',
+          element: <AdminLayout />,
+          children: [
+            { index: true, element: <p>Admin page</p> },
+            { path: 'users', element: <p>Users page</p> },
+          ],
+        },
+      ],
+      '/admin',
+    );
+    await screen.findByText('Admin page');
+    expect(console.info).toHaveBeenCalledWith('[admin] page visit: /admin');
+    await router.navigate('/admin/users');
+    await screen.findByText('Users page');
+    expect(console.info).toHaveBeenLastCalledWith('[admin] page visit: /admin/users');
   });
 
   it('offers "Skip to main content" first, which moves the focus to the admin page', async () => {
