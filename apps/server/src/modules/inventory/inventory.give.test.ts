@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { transactions } from '../../db/schema/inventory.js';
 import type { DomainEvent } from '../../realtime/events.js';
+import { inventorySummaries } from '../../realtime/party-summaries.js';
 import {
   createCharacter,
   createMember,
@@ -337,6 +338,208 @@ describe('a give or move made by someone else than the character’s player (rev
     ]);
     expect((await inbox(bromPlayer)).map(([kind, message]) => [kind, message])).toEqual([
       ['items_received', `${gm.user.username} gave 1 × Rope from Pip to Brom.`],
+    ]);
+  });
+
+  it('the GM undoing a move tells the player it takes items from, and the one it gives them back to', async () => {
+    const { gm, party, pipPlayer, bromPlayer, pip, brom, ropeId } = await partyOfTwo();
+    const pouch = body(
+      await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
+    ).data;
+    const transfer = (target: unknown) =>
+      call('POST', '/containers/transfer', gm, {
+        item_instance_id: ropeId,
+        source_container_id: pip.primary_container_id,
+        target_container_id: target,
+        quantity: 2,
+      });
+    const toBrom = String(body(await transfer(brom.primary_container_id)).data.transaction_ids[0]);
+    const toPouch = String(body(await transfer(pouch.id)).data.transaction_ids[0]);
+    // Told of the moves themselves already (the test above); the undos' notices come on top, newest first.
+    const newer = async (user: SignedInUser, told: number) => {
+      const all = await inbox(user);
+      return all.slice(0, all.length - told);
+    };
+    const before = { pip: (await inbox(pipPlayer)).length, brom: (await inbox(bromPlayer)).length };
+
+    const publish = vi.spyOn(ctx.app.services.events, 'publish');
+    expect((await call('POST', `/transactions/${toBrom}/undo`, gm)).statusCode).toBe(200);
+    const events = publish.mock.calls.flatMap(([batch]) => batch as DomainEvent[]);
+    publish.mockRestore();
+    const backFromBrom = `${gm.user.username} undid a move: 2 × Rope went back from Backpack (Brom) to Backpack (Pip)`;
+    expect(events.find((e) => e.partyId === party.id && e.action === 'item_moved')?.ids).toMatchObject({
+      source_owner_user_id: bromPlayer.user.id,
+      source_owner_notice: backFromBrom,
+      recipient_user_id: pipPlayer.user.id,
+      recipient_notice: backFromBrom,
+    });
+    expect((await call('POST', `/transactions/${toPouch}/undo`, gm)).statusCode).toBe(200);
+
+    expect(await newer(pipPlayer, before.pip)).toEqual([
+      [
+        'items_moved',
+        `${gm.user.username} undid a move: 2 × Rope went back from Pouch to Backpack.`,
+        `/characters/${pip.id}`,
+      ],
+      ['items_received', `${backFromBrom}.`, `/characters/${pip.id}`],
+    ]);
+    expect(await newer(bromPlayer, before.brom)).toEqual([
+      ['items_moved', `${backFromBrom}.`, `/characters/${brom.id}`],
+    ]);
+    expect(await inbox(gm)).toEqual([]);
+  });
+
+  it('a player undoing their own move is not told of it', async () => {
+    const { pipPlayer, pip, ropeId } = await partyOfTwo();
+    const pouch = body(
+      await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
+    ).data;
+    const moved = await call('POST', '/containers/transfer', pipPlayer, {
+      item_instance_id: ropeId,
+      source_container_id: pip.primary_container_id,
+      target_container_id: pouch.id,
+      quantity: 1,
+    });
+    const id = String(body(moved).data.transaction_ids[0]);
+    expect((await call('POST', `/transactions/${id}/undo`, pipPlayer)).statusCode).toBe(200);
+    expect(await inbox(pipPlayer)).toEqual([]);
+  });
+
+  it('the GM deleting a character’s container tells its player where its contents went, once', async () => {
+    const { gm, party, pipPlayer, bromPlayer, pip, brom, rope } = await partyOfTwo();
+    const lantern = await createTemplate(ctx, { name: 'Lantern', stackSize: 0 });
+    const pouchOf = async () =>
+      String(
+        body(
+          await call('POST', '/containers', pipPlayer, {
+            container: { character_id: pip.id, name: 'Pouch' },
+          }),
+        ).data.id,
+      );
+    const fill = async (pouch: string) => {
+      for (const [template, quantity] of [
+        [rope.id, 2],
+        [lantern.id, 1],
+      ] as const) {
+        const added = await call('POST', '/item_instances', pipPlayer, {
+          item_template_id: template,
+          container_id: pouch,
+          quantity,
+        });
+        expect(added.statusCode, added.body).toBe(201);
+      }
+    };
+    const remove = (pouch: string, destination: unknown) =>
+      call('DELETE', `/containers/${pouch}?destination_container_id=${String(destination)}`, gm);
+
+    const intoBrom = await pouchOf();
+    await fill(intoBrom);
+    const publish = vi.spyOn(ctx.app.services.events, 'publish');
+    const deleted = await remove(intoBrom, brom.primary_container_id);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    const events = publish.mock.calls.flatMap(([batch]) => batch as DomainEvent[]);
+    publish.mockRestore();
+    const toBrom = `${gm.user.username} deleted Pouch (Pip) and moved 1 × Lantern, 2 × Rope to Backpack (Brom)`;
+    // The one inventory_updated the party hears of the deletion carries the notices (event-bus.ts).
+    const summary = inventorySummaries(events).find((e) => e.partyId === party.id);
+    expect(summary?.ids).toMatchObject({
+      source_owner_user_id: pipPlayer.user.id,
+      source_owner_notice: toBrom,
+      recipient_user_id: bromPlayer.user.id,
+      recipient_notice: toBrom,
+    });
+
+    const withinPip = await pouchOf();
+    await fill(withinPip);
+    expect((await remove(withinPip, pip.primary_container_id)).statusCode).toBe(204);
+    // Emptied beforehand, a container's deletion moves nothing: nothing to tell.
+    const empty = await pouchOf();
+    expect((await remove(empty, pip.primary_container_id)).statusCode).toBe(204);
+
+    expect(await inbox(pipPlayer)).toEqual([
+      [
+        'items_moved',
+        `${gm.user.username} deleted Pouch and moved 1 × Lantern, 2 × Rope to Backpack.`,
+        `/characters/${pip.id}`,
+      ],
+      ['items_moved', `${toBrom}.`, `/characters/${pip.id}`],
+    ]);
+    expect(await inbox(bromPlayer)).toEqual([['items_received', `${toBrom}.`, `/characters/${brom.id}`]]);
+    expect(await inbox(gm)).toEqual([]);
+  });
+
+  it('a deletion into another character of the same player tells only the receiving one', async () => {
+    const { gm, party, pipPlayer, pip, rope } = await partyOfTwo();
+    const pippa = await createCharacter(ctx, pipPlayer, { name: 'Pippa', partyId: party.id });
+    const pouch = String(
+      body(
+        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
+      ).data.id,
+    );
+    await call('POST', '/item_instances', pipPlayer, {
+      item_template_id: rope.id,
+      container_id: pouch,
+      quantity: 3,
+    });
+    const deleted = await call(
+      'DELETE',
+      `/containers/${pouch}?destination_container_id=${String(pippa.primary_container_id)}`,
+      gm,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await inbox(pipPlayer)).toEqual([
+      [
+        'items_received',
+        `${gm.user.username} deleted Pouch (Pip) and moved 3 × Rope to Backpack (Pippa).`,
+        `/characters/${pippa.id}`,
+      ],
+    ]);
+  });
+
+  it('a player deleting their own container with its contents is not told of it', async () => {
+    const { pipPlayer, pip, rope } = await partyOfTwo();
+    const pouch = String(
+      body(
+        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
+      ).data.id,
+    );
+    await call('POST', '/item_instances', pipPlayer, {
+      item_template_id: rope.id,
+      container_id: pouch,
+      quantity: 1,
+    });
+    const deleted = await call(
+      'DELETE',
+      `/containers/${pouch}?destination_container_id=${String(pip.primary_container_id)}`,
+      pipPlayer,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await inbox(pipPlayer)).toEqual([]);
+  });
+
+  it('a deletion’s notice lists its first items by name and counts the rest', async () => {
+    const { gm, pipPlayer, pip } = await partyOfTwo();
+    const pouch = String(
+      body(
+        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
+      ).data.id,
+    );
+    for (const name of ['Torch', 'Chalk', 'Bell', 'Flint', 'Candle']) {
+      const template = await createTemplate(ctx, { name, stackSize: 0 });
+      await call('POST', '/item_instances', pipPlayer, {
+        item_template_id: template.id,
+        container_id: pouch,
+        quantity: 1,
+      });
+    }
+    const deleted = await call(
+      'DELETE',
+      `/containers/${pouch}?destination_container_id=${String(pip.primary_container_id)}`,
+      gm,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect((await inbox(pipPlayer)).map(([, message]) => message)).toEqual([
+      `${gm.user.username} deleted Pouch and moved 1 × Bell, 1 × Candle, 1 × Chalk and 2 more to Backpack.`,
     ]);
   });
 });

@@ -252,10 +252,37 @@ function moveSummary(
   source: Pick<ContainerContext, 'container' | 'ownerName' | 'ownerId'>,
   target: Pick<ContainerContext, 'container' | 'ownerName' | 'ownerId'>,
 ): string {
-  const sameOwner = source.ownerId === target.ownerId;
-  const label = (context: typeof source) =>
-    sameOwner ? context.container.name : `${context.container.name} (${context.ownerName})`;
-  return `${actor} moved ${formatEnUs(quantity)} × ${name} from ${label(source)} to ${label(target)}`;
+  const [from, to] = placeLabels(source, target);
+  return `${actor} moved ${formatEnUs(quantity)} × ${name} from ${from} to ${to}`;
+}
+
+type Place = Pick<ContainerContext, 'container' | 'ownerName' | 'ownerId'>;
+
+/** Two containers as a move names them: by name alone within one owner, else with whose each is. */
+function placeLabels(source: Place, target: Place): [from: string, to: string] {
+  if (source.ownerId === target.ownerId) return [source.container.name, target.container.name];
+  return [placeName(source), placeName(target)];
+}
+
+/** What the players an undo took items from or gave them back to are told (the ledger says less). */
+function undoSentence(actor: string, given: string, source: Place, target: Place): string {
+  const [from, to] = placeLabels(source, target);
+  return `${actor} undid a move: ${given} went back from ${from} to ${to}`;
+}
+
+/** How many stacks a deletion's notice lists by name; the rest it counts. */
+const LISTED_STACKS = 3;
+
+/**
+ * What the players a container's deletion took items from or put them into are told: one sentence for all
+ * its stacks ("Gwen deleted Pouch and moved 1 × Lantern, 2 × Rope to Backpack").
+ */
+function deletionSentence(actor: string, moved: string[], source: Place, target: Place): string {
+  const [from, to] = placeLabels(source, target);
+  const listed = moved.slice(0, LISTED_STACKS).join(', ');
+  const more = moved.length - LISTED_STACKS;
+  const what = more > 0 ? `${listed} and ${formatEnUs(more)} more` : listed;
+  return `${actor} deleted ${from} and moved ${what} to ${to}`;
 }
 
 /**
@@ -354,6 +381,46 @@ export class InventoryService {
         link: noticeLinks.character(character.id, character.name),
       },
     ]);
+  }
+
+  /**
+   * Items someone else moved out of or into characters' containers (review newgm M1): the player of the
+   * character that received them is told, and the player of the one they left, unless the actor plays it or
+   * they went to another of that player's characters (the receiver's notice says it). `say` phrases the act,
+   * asked only when someone is told. Answers what the act's ledger row carries for the live notices.
+   */
+  async #tellOwners(
+    tx: Executor,
+    actor: LedgerActor,
+    source: ContainerContext,
+    target: ContainerContext,
+    say: (
+      intoAnother: NonNullable<ContainerContext['character']> | null,
+    ) => Promise<{ sentence: string; recipientNotice: string }>,
+  ): Promise<Record<string, string>> {
+    const sourceCharacter = source.character;
+    const intoAnother =
+      target.character && target.character.id !== sourceCharacter?.id ? target.character : null;
+    const tellReceiver = intoAnother !== null && intoAnother.userId !== actor.id;
+    const tellSource =
+      sourceCharacter !== null &&
+      sourceCharacter.userId !== actor.id &&
+      sourceCharacter.userId !== intoAnother?.userId;
+    const told: Record<string, string> = {};
+    if (!tellReceiver && !tellSource) return told;
+    const { sentence, recipientNotice } = await say(intoAnother);
+    const party = target.party ?? source.party;
+    if (tellReceiver && intoAnother) {
+      await this.#itemsReceivedNotice(tx, actor, intoAnother, party, sentence);
+      told.recipient_user_id = intoAnother.userId;
+      told.recipient_notice = recipientNotice;
+    }
+    if (tellSource && sourceCharacter) {
+      await this.#itemsMovedNotice(tx, actor, sourceCharacter, party, sentence);
+      told.source_owner_user_id = sourceCharacter.userId;
+      told.source_owner_notice = sentence;
+    }
+    return told;
   }
 
   constructor(
@@ -595,11 +662,38 @@ export class InventoryService {
         }
       }
       const stacks = await repo.allInstances(tx, containerId);
+      let told: Record<string, string> = {};
       if (stacks.length > 0) {
         if (!destinationId) throw new AppError('CONFLICT', inventoryMessages.containerNotEmpty);
         try {
+          // Located once for all the stacks: both containers are locked, so neither changes meanwhile.
+          const located = await this.#locateMany(tx, actor.id, [containerId, destinationId]);
+          // How many of each item went, by the name it goes by.
+          const moved = new Map<string, number>();
           for (const stack of stacks) {
-            await this.#moveWithin(tx, record, actor, stack, containerId, destinationId, stack.quantity);
+            const { template } = await this.#moveWithin(
+              tx,
+              record,
+              actor,
+              stack,
+              containerId,
+              destinationId,
+              stack.quantity,
+              { located },
+            );
+            const name = effectiveFacts(templateFacts(template), stack.instanceData).name;
+            moved.set(name, (moved.get(name) ?? 0) + stack.quantity);
+          }
+          const destination = located.get(destinationId);
+          if (destination) {
+            told = await this.#tellOwners(tx, actor, context, destination.context, async () => {
+              // By name: the stacks come locked in no particular order, and a list reads better sorted.
+              const given = [...moved]
+                .sort(([a], [b]) => a.localeCompare(b, 'en-US'))
+                .map(([name, quantity]) => `${formatEnUs(quantity)} × ${name}`);
+              const sentence = deletionSentence(actor.username, given, context, destination.context);
+              return { sentence, recipientNotice: sentence };
+            });
           }
         } catch (error) {
           if (!(error instanceof AppError) || error.code !== 'CAPACITY_EXCEEDED') throw error;
@@ -628,6 +722,7 @@ export class InventoryService {
         sourceName: placeName(context),
         scope,
         summary: `${actor.username} deleted ${context.container.name} of ${context.ownerName}`,
+        ...(Object.keys(told).length > 0 ? { details: told } : {}),
       });
       await repo.deleteContainer(tx, containerId);
     });
@@ -1339,7 +1434,7 @@ export class InventoryService {
           input.target_container_id,
           quantity,
           // The move's write is the transaction's last statement: its COMMIT goes along.
-          { reads, located, endsTransaction: true, tellOwner: true },
+          { reads, located, endsTransaction: true, tellOwner: 'transfer' },
         );
         // Its statements are written once (inventory.statements.ts): planned once per connection.
       },
@@ -1422,6 +1517,7 @@ export class InventoryService {
         const part = Math.min(left, stack.quantity);
         await this.#moveWithin(tx, record, actor, stack, destinationContainerId, sourceContainerId, part, {
           decorate,
+          tellOwner: 'undo',
         });
         left -= part;
       }
@@ -1653,8 +1749,11 @@ export class InventoryService {
       endsTransaction?: boolean;
       /** Changes the move's ledger row before it is written (an undo links it to the entry it reverts). */
       decorate?: (entry: LedgerEntry) => LedgerEntry;
-      /** A transfer into another player's character leaves them a notice (not an undo putting things back). */
-      tellOwner?: boolean;
+      /**
+       * The players of the characters the move takes items from or puts them into are told, as of a transfer
+       * or of an undo (a deletion's moves are told once for all of them, by the deletion).
+       */
+      tellOwner?: 'transfer' | 'undo';
     } = {},
   ) {
     // Topping up a stack from itself and then deleting it would lose the items with no ledger row.
@@ -1699,34 +1798,25 @@ export class InventoryService {
     // as the move it is. Each player someone else moved things for is told once (the live notices are
     // carried by the ledger row's details, as a give's are).
     const sourceCharacter = source.context.character;
-    const intoAnother =
-      targetCharacter && targetCharacter.id !== sourceCharacter?.id ? targetCharacter : null;
-    const tellReceiver = known.tellOwner && intoAnother && intoAnother.userId !== actor.id;
-    const tellSource =
-      known.tellOwner &&
-      sourceCharacter &&
-      sourceCharacter.userId !== actor.id &&
-      sourceCharacter.userId !== intoAnother?.userId;
-    const told: Record<string, string> = {};
-    if (tellReceiver || tellSource) {
-      const template = known.reads?.template ?? (await repo.template(tx, instance.itemTemplateId));
-      const name = template ? effectiveFacts(templateFacts(template), instance.instanceData).name : 'items';
-      const given = `${formatEnUs(quantity)} × ${name}`;
-      const party = target.context.party ?? source.context.party;
-      const sentence = intoAnother
-        ? giveSentence(actor, sourceCharacter, given, intoAnother.name)
-        : moveSummary(actor.username, quantity, name, source.context, target.context);
-      if (tellReceiver && intoAnother) {
-        await this.#itemsReceivedNotice(tx, actor, intoAnother, party, sentence);
-        told.recipient_user_id = intoAnother.userId;
-        told.recipient_notice = giveSentence(actor, sourceCharacter, given);
-      }
-      if (tellSource && sourceCharacter) {
-        await this.#itemsMovedNotice(tx, actor, sourceCharacter, party, sentence);
-        told.source_owner_user_id = sourceCharacter.userId;
-        told.source_owner_notice = sentence;
-      }
-    }
+    const told = known.tellOwner
+      ? await this.#tellOwners(tx, actor, source.context, target.context, async (intoAnother) => {
+          const template = known.reads?.template ?? (await repo.template(tx, instance.itemTemplateId));
+          const name = template
+            ? effectiveFacts(templateFacts(template), instance.instanceData).name
+            : 'items';
+          const given = `${formatEnUs(quantity)} × ${name}`;
+          if (known.tellOwner === 'undo') {
+            const sentence = undoSentence(actor.username, given, source.context, target.context);
+            return { sentence, recipientNotice: sentence };
+          }
+          return {
+            sentence: intoAnother
+              ? giveSentence(actor, sourceCharacter, given, intoAnother.name)
+              : moveSummary(actor.username, quantity, name, source.context, target.context),
+            recipientNotice: giveSentence(actor, sourceCharacter, given),
+          };
+        })
+      : {};
     const partyId = target.context.party?.id ?? source.context.party?.id ?? null;
     // The stack is locked in the source container by the caller: its owner is the source's character.
     // Its ledger row is made (and the allowance counted) once the move is checked, before it writes.
