@@ -4,9 +4,9 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { generalMessages } from '../../../lib/toast';
 
 /**
- * spec/01 §8 "You have unsaved changes.": the question an item's dialog asks before what was typed in one
- * of its forms is thrown away. `ask(discard)` opens it; Discard changes runs `discard`, Keep editing (or
- * Escape, the question's alone while it is open) goes back to the form.
+ * spec/01 §8 "You have unsaved changes.": the question an item's dialog, or the loot's Take dialog, asks
+ * before what was typed in one of its forms is thrown away. `ask(discard)` opens it; Discard changes runs
+ * `discard`, Keep editing (or Escape, the question's alone while it is open) goes back to the form.
  */
 export function useDiscardQuestion() {
   const [discard, setDiscard] = useState<(() => void) | null>(null);

@@ -16,6 +16,8 @@ import { toast } from '../../../lib/toast';
 import { transactionKeys } from '../../activity/api/transactions-api';
 import { invalidateContainers } from '../../inventory/api/inventory-api';
 import { containerSearchProps, groupedByOwner } from '../../inventory/components/container-source-select';
+import { useDiscardQuestion } from '../../inventory/hooks/use-discard-question';
+import { useUnsavedForm } from '../../inventory/hooks/use-unsaved-form';
 import { claimLoot, invalidateLoot, takeLoot } from '../api/loot-api';
 import {
   TAKE_FIRST_OFFER,
@@ -111,10 +113,35 @@ export function TakeLootDialog({
     reset();
   }, [pick, reset, setQuantity]);
 
+  // spec/01 §8 "You have unsaved changes.": as in the item dialog's forms, a number typed or a container
+  // or character chosen is asked about before Escape, Cancel, the close button or leaving the page throws
+  // it away. A stack taken meanwhile closes without asking: there is nothing left to take.
+  const changed =
+    pick !== null &&
+    (pick.kind === 'take'
+      ? containerId !== null || String(quantity) !== String(TAKE_FIRST_OFFER)
+      : characterId !== null);
+  useUnsavedForm(() => changed);
+  const { asking, ask, dismiss, question } = useDiscardQuestion();
+  if (pick === null && asking) dismiss();
+  const close = () => {
+    if (changed) ask(onClose);
+    else onClose();
+  };
+
   const gone = pick !== null && live === undefined && !mutation.isPending;
   useCloseWhenTaken(gone, mutation.error, onClose, mutation.variables?.kind);
 
-  if (!shown || !item) return null;
+  // Mantine notes where the focus was, to give it back on close, only when `opened` turns true: a dialog
+  // first drawn already open (the first Take of a visit) gave it back to nobody. The same dialog, closed,
+  // is drawn in the same place until there is a pick to show.
+  if (!shown || !item)
+    return (
+      <>
+        <Modal opened={false} onClose={onClose} />
+        {question}
+      </>
+    );
   const { kind } = shown;
   const firstCharacter = taker.characters[0];
   const defaultContainer =
@@ -135,102 +162,106 @@ export function TakeLootDialog({
   };
 
   return (
-    <Modal
-      opened={pick !== null}
-      onClose={onClose}
-      title={kind === 'take' ? `Take ${item.name}` : `Claim ${item.name}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      fullScreen={phone === true}
-      centered
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-        noValidate
+    <>
+      <Modal
+        opened={pick !== null}
+        onClose={close}
+        closeOnEscape={!asking}
+        title={kind === 'take' ? `Take ${item.name}` : `Claim ${item.name}`}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        fullScreen={phone === true}
+        centered
       >
-        <Stack gap="md">
-          <Text size="sm" data-testid="take-facts">
-            {/* As the loot's list says it: the SRD gives magic items no price, which is not "0 gp". */}
-            {item.item_template.metadata.priced === false
-              ? `${formatEnUs(max)} in this loot. ${lootMessages.unpriced}.`
-              : `${formatEnUs(max)} in this loot, worth ${formatCopper(item.value_cp)} each.`}
-          </Text>
-          {kind === 'take' ? (
-            <>
-              {max > 1 ? (
-                <NumberField
-                  label="Quantity"
-                  value={quantity}
-                  onChange={setQuantity}
-                  {...quantityFieldProps}
-                  max={max}
-                  description={`1 to ${formatEnUs(max)}`}
-                  error={validAmount ? undefined : `Enter a whole number from 1 to ${formatEnUs(max)}`}
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+          noValidate
+        >
+          <Stack gap="md">
+            <Text size="sm" data-testid="take-facts">
+              {/* As the loot's list says it: the SRD gives magic items no price, which is not "0 gp". */}
+              {item.item_template.metadata.priced === false
+                ? `${formatEnUs(max)} in this loot. ${lootMessages.unpriced}.`
+                : `${formatEnUs(max)} in this loot, worth ${formatCopper(item.value_cp)} each.`}
+            </Text>
+            {kind === 'take' ? (
+              <>
+                {max > 1 ? (
+                  <NumberField
+                    label="Quantity"
+                    value={quantity}
+                    onChange={setQuantity}
+                    {...quantityFieldProps}
+                    max={max}
+                    description={`1 to ${formatEnUs(max)}`}
+                    error={validAmount ? undefined : `Enter a whole number from 1 to ${formatEnUs(max)}`}
+                  />
+                ) : null}
+                <Select
+                  label="Put it in"
+                  placeholder="Choose a container"
+                  data={groupedByOwner(taker.containers, (c) => ({ value: c.id, label: containerLabel(c) }))}
+                  value={container?.id ?? null}
+                  onChange={setContainerId}
+                  allowDeselect={false}
+                  comboboxProps={{ withinPortal: true }}
+                  {...containerSearchProps}
+                  nothingFoundMessage={
+                    taker.containers.length === 0
+                      ? 'None of your characters in this party has a container'
+                      : containerSearchProps.nothingFoundMessage
+                  }
+                  error={taker.isPending || container ? undefined : lootMessages.containerNotCharacters}
                 />
-              ) : null}
-              <Select
-                label="Put it in"
-                placeholder="Choose a container"
-                data={groupedByOwner(taker.containers, (c) => ({ value: c.id, label: containerLabel(c) }))}
-                value={container?.id ?? null}
-                onChange={setContainerId}
-                allowDeselect={false}
-                comboboxProps={{ withinPortal: true }}
-                {...containerSearchProps}
-                nothingFoundMessage={
-                  taker.containers.length === 0
-                    ? 'None of your characters in this party has a container'
-                    : containerSearchProps.nothingFoundMessage
-                }
-                error={taker.isPending || container ? undefined : lootMessages.containerNotCharacters}
-              />
-            </>
-          ) : (
-            <>
-              <Select
-                label="Claim for"
-                placeholder="Choose a character"
-                data={taker.characters.map((c) => ({ value: c.id, label: c.name }))}
-                value={character?.id ?? null}
-                onChange={setCharacterId}
-                allowDeselect={false}
-                comboboxProps={{ withinPortal: true }}
-                error={taker.isPending || character ? undefined : lootMessages.notYourCharacter}
-              />
-              <Text size="xs" c="dimmed">
-                All of it goes into the character's main container.
-              </Text>
-            </>
-          )}
-          {mutation.error ? (
-            <Alert color="red" variant="light" role="alert" data-testid="take-error">
-              {takeErrorMessage(mutation.error, kind)}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            {/* A disabled button cannot take the focus the dialog gives on opening: it would stay behind. */}
-            <Button
-              type="submit"
-              disabled={!ready}
-              loading={mutation.isPending}
-              data-autofocus={ready || undefined}
-              // "Claim for Bartholomew Ironfoot-Stonehammer the Third" wraps in the button (global.css).
-              maw="100%"
-            >
-              {kind === 'take'
-                ? `Take ${validAmount ? formatEnUs(amount) : ''}`.trim()
-                : character
-                  ? `Claim for ${character.name}`
-                  : 'Claim'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+              </>
+            ) : (
+              <>
+                <Select
+                  label="Claim for"
+                  placeholder="Choose a character"
+                  data={taker.characters.map((c) => ({ value: c.id, label: c.name }))}
+                  value={character?.id ?? null}
+                  onChange={setCharacterId}
+                  allowDeselect={false}
+                  comboboxProps={{ withinPortal: true }}
+                  error={taker.isPending || character ? undefined : lootMessages.notYourCharacter}
+                />
+                <Text size="xs" c="dimmed">
+                  All of it goes into the character's main container.
+                </Text>
+              </>
+            )}
+            {mutation.error ? (
+              <Alert color="red" variant="light" role="alert" data-testid="take-error">
+                {takeErrorMessage(mutation.error, kind)}
+              </Alert>
+            ) : null}
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              {/* A disabled button cannot take the focus the dialog gives on opening: it would stay behind. */}
+              <Button
+                type="submit"
+                disabled={!ready}
+                loading={mutation.isPending}
+                data-autofocus={ready || undefined}
+                // "Claim for Bartholomew Ironfoot-Stonehammer the Third" wraps in the button (global.css).
+                maw="100%"
+              >
+                {kind === 'take'
+                  ? `Take ${validAmount ? formatEnUs(amount) : ''}`.trim()
+                  : character
+                    ? `Claim for ${character.name}`
+                    : 'Claim'}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+      {question}
+    </>
   );
 }
