@@ -568,3 +568,84 @@ describe('Cancel in a form of the item dialog', { timeout: 20_000 }, () => {
     expect(hasUnsavedChanges()).toBe(false);
   });
 });
+
+describe('Take in a loot stack’s dialog', { timeout: 20_000 }, () => {
+  // Take is the only form of a loot stack's dialog, so Escape closes it: with a number typed or another
+  // container chosen it asks first, as the item's forms do, and so does the close button and leaving the page.
+  const loot = { lootId: 'loot-1', lootName: 'Dragon hoard', partyId: 'party-1', blocked: null };
+
+  function renderLootStack(device: 'desktop' | 'mobile') {
+    serve();
+    const user = userEvent.setup();
+    const closed = vi.fn();
+    function Harness() {
+      const [item, setItem] = useState<typeof arrows | null>(arrows);
+      return (
+        <ItemDetail
+          item={item}
+          loot={loot}
+          device={device}
+          canAct
+          destinations={[backpack, sack]}
+          lootDestinations={[backpack, sack]}
+          onClose={() => {
+            closed();
+            setItem(null);
+          }}
+        />
+      );
+    }
+    renderWithProviders(<Harness />);
+    return { user, closed };
+  }
+
+  it.each(['desktop', 'mobile'] as const)(
+    'asks before Escape or the close button throws away a number typed, on %s',
+    async (device) => {
+      const { user, closed } = renderLootStack(device);
+      const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+      const quantity = within(dialog).getByRole('textbox', { name: 'Quantity' });
+      await user.clear(quantity);
+      await user.type(quantity, '4');
+      expect(hasUnsavedChanges()).toBe(true);
+
+      await user.keyboard('{Escape}');
+      const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+      expect(ask).toHaveTextContent('You have unsaved changes.');
+      await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+      );
+      expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('4');
+      expect(closed).not.toHaveBeenCalled();
+
+      await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+      const again = await screen.findByRole('dialog', { name: 'Close without saving?' });
+      expect(closed).not.toHaveBeenCalled();
+      await user.click(within(again).getByRole('button', { name: 'Discard changes' }));
+      expect(closed).toHaveBeenCalledTimes(1);
+      expect(hasUnsavedChanges()).toBe(false);
+    },
+  );
+
+  it('asks with another container chosen, and closes at once with nothing changed', async () => {
+    const { user, closed } = renderLootStack('desktop');
+    const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    expect(hasUnsavedChanges()).toBe(false);
+    await user.click(within(dialog).getByRole('combobox', { name: 'Take into' }));
+    await user.click(await screen.findByRole('option', { name: /Sack/ }));
+    expect(hasUnsavedChanges()).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    await user.click(within(ask).getByRole('button', { name: 'Discard changes' }));
+    expect(closed).toHaveBeenCalledTimes(1);
+  });
+
+  it('closes at once on Escape with nothing changed', async () => {
+    const { user, closed } = renderLootStack('desktop');
+    await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    await user.keyboard('{Escape}');
+    expect(closed).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument();
+  });
+});

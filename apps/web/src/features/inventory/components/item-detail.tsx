@@ -143,6 +143,7 @@ export function ItemDetail({
       loot={loot}
       gone={lootGone}
       destinations={lootDestinations}
+      unsaved={unsaved}
       onAddToQueue={onAddToQueue ? () => onAddToQueue(item) : undefined}
       onClose={onClose}
     />

@@ -5,12 +5,14 @@ import { NumberField } from '../../../components/number-field';
 import { quantityFieldProps } from '../../../lib/quantity-field';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import {
+  TAKE_FIRST_OFFER,
   takeErrorMessage,
   useCloseWhenTaken,
   useTakeLoot,
   useTakeQuantity,
 } from '../../loot/hooks/use-take-loot';
 import { useAllowanceRefusal } from '../hooks/use-spent-allowances';
+import { type UnsavedForm, useUnsavedForm } from '../hooks/use-unsaved-form';
 import { sheetComboboxProps } from '../lib/sheet-combobox';
 import type { ItemAbout, LootSource } from '../workspace-types';
 import { containerSearchProps, groupedByOwner, sourceOptionLabel } from './container-source-select';
@@ -26,6 +28,7 @@ export function LootItemBody({
   loot,
   gone = false,
   destinations,
+  unsaved,
   onAddToQueue,
   onClose,
 }: {
@@ -35,6 +38,8 @@ export function LootItemBody({
   /** The stack has left the loot since this opened. */
   gone?: boolean;
   destinations: Container[];
+  /** Whether Take would lose what was typed, read as the dialog is asked to close. */
+  unsaved?: UnsavedForm;
   onAddToQueue?: () => void;
   onClose: () => void;
 }) {
@@ -50,7 +55,14 @@ export function LootItemBody({
           {loot.blocked}
         </Alert>
       ) : (
-        <TakeLootForm item={item} loot={loot} gone={gone} destinations={destinations} onDone={onClose} />
+        <TakeLootForm
+          item={item}
+          loot={loot}
+          gone={gone}
+          destinations={destinations}
+          unsaved={unsaved}
+          onDone={onClose}
+        />
       )}
       {onAddToQueue && !loot.blocked ? (
         <Group>
@@ -72,6 +84,7 @@ export function TakeLootForm({
   loot,
   gone = false,
   destinations,
+  unsaved,
   onDone,
 }: {
   item: ItemInstance;
@@ -79,12 +92,16 @@ export function TakeLootForm({
   /** The stack has left the loot: the form closes and says why. */
   gone?: boolean;
   destinations: Container[];
+  unsaved?: UnsavedForm;
   onDone: () => void;
 }) {
   const primary = destinations.find((c) => c.is_primary) ?? destinations[0] ?? null;
-  const [target, setTarget] = useState<string | null>(primary?.id ?? null);
+  const [firstTarget] = useState<string | null>(primary?.id ?? null);
+  const [target, setTarget] = useState(firstTarget);
   // `item` is the stack as the loot has it now (useOpenItem), so the quantity follows it.
   const { quantity, setQuantity, amount, valid: validAmount } = useTakeQuantity(item.quantity);
+  // As the item's own forms: another container or number is asked about before it is thrown away.
+  useUnsavedForm(() => target !== firstTarget || String(quantity) !== String(TAKE_FIRST_OFFER), unsaved);
   const take = useTakeLoot({ onSuccess: onDone });
   useCloseWhenTaken(gone && !take.isPending, take.error, onDone);
   const once = useSingleFlight();

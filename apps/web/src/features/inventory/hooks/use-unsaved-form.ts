@@ -6,8 +6,9 @@ export type UnsavedForm = RefObject<(() => boolean) | null>;
 
 /**
  * spec/01 §8 "You have unsaved changes.": a form of the item's dialog (Edit, Split, Transfer, Give to...,
- * Merge, Clone to template) with something typed asks before leaving the page, closing the item, or an
- * Escape or the form's Cancel throws it away. `isDirty` is read when asked, with what the form holds then.
+ * Merge, Clone to template, a loot stack's Take) with something typed asks before leaving the page, closing
+ * the item, or an Escape or the form's Cancel throws it away. `isDirty` is read when asked, with what the
+ * form holds then.
  */
 export function useUnsavedForm(isDirty: () => boolean, unsaved?: UnsavedForm): void {
   const latest = useRef(isDirty);
