@@ -1,6 +1,7 @@
-import { Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { LoadFailedLine } from './load-failed-line';
 import { TextSkeleton } from './loading';
 
 interface DashboardListCardProps<T> {
@@ -63,14 +64,7 @@ export function DashboardListCard<T>({
         {status === 'pending' ? (
           <TextSkeleton lines={3} />
         ) : status === 'error' ? (
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm" c="red">
-              {errorText}
-            </Text>
-            <Button size="xs" variant="light" color="red" onClick={onRetry}>
-              Try Again
-            </Button>
-          </Stack>
+          <LoadFailedLine text={errorText} onRetry={onRetry} />
         ) : items.length === 0 ? (
           empty
         ) : (

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { LoadFailedLine } from '../../../components/load-failed-line';
 import { TextSkeleton } from '../../../components/loading';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
@@ -279,19 +280,5 @@ export function PatronagePanel({
         onClose={() => setEnding(null)}
       />
     </Paper>
-  );
-}
-
-/** A load that failed with nothing to show: what failed, and the way to ask again. */
-function LoadFailedLine({ text, onRetry }: { text: string; onRetry: () => void }) {
-  return (
-    <Stack gap="xs" align="flex-start">
-      <Text size="sm" c="red">
-        {text}
-      </Text>
-      <Button size="xs" variant="light" color="red" onClick={onRetry}>
-        Try Again
-      </Button>
-    </Stack>
   );
 }

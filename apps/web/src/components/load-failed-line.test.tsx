@@ -1,0 +1,18 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { renderRoutes } from '../test/render';
+import { LoadFailedLine } from './load-failed-line';
+
+describe('LoadFailedLine', () => {
+  it('says what could not be loaded, and Try Again asks again', async () => {
+    const onRetry = vi.fn();
+    renderRoutes(
+      [{ path: '/', element: <LoadFailedLine text="Your parties could not be loaded." onRetry={onRetry} /> }],
+      '/',
+    );
+    expect(await screen.findByText('Your parties could not be loaded.')).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+});
