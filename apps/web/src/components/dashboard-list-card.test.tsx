@@ -9,8 +9,7 @@ function card(name: string, title: string) {
       name={name}
       title={title}
       viewAllTo={`/${name}`}
-      status="success"
-      onRetry={() => undefined}
+      query={{ isPending: false, isError: false, data: ['one'], isFetching: false, refetch: () => undefined }}
       errorText="Could not load"
       empty={<p>None yet</p>}
       items={['one']}

@@ -1,17 +1,18 @@
 import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { failedWithNothingToShow } from '../lib/load-failed';
 import { LoadFailedLine } from './load-failed-line';
 import { TextSkeleton } from './loading';
+import { RefreshFailedNote } from './refresh-failed-note';
 
 interface DashboardListCardProps<T> {
   /** Used for the heading id and the test id. */
   name: string;
   title: string;
   viewAllTo: string;
-  /** What the list query is doing; `items` and `total` are read only once it succeeded. */
-  status: 'pending' | 'error' | 'success';
-  onRetry: () => void;
+  /** The list's query; `items` and `total` are read once it has data (kept when a later refresh fails). */
+  query: { isPending: boolean; isError: boolean; data: unknown; isFetching: boolean; refetch: () => unknown };
   errorText: string;
   empty: ReactNode;
   items: T[];
@@ -26,8 +27,7 @@ export function DashboardListCard<T>({
   name,
   title,
   viewAllTo,
-  status,
-  onRetry,
+  query,
   errorText,
   empty,
   items,
@@ -61,10 +61,11 @@ export function DashboardListCard<T>({
             View all
           </Anchor>
         </Group>
-        {status === 'pending' ? (
+        <RefreshFailedNote query={query} />
+        {query.isPending ? (
           <TextSkeleton lines={3} />
-        ) : status === 'error' ? (
-          <LoadFailedLine text={errorText} onRetry={onRetry} />
+        ) : failedWithNothingToShow(query) ? (
+          <LoadFailedLine text={errorText} onRetry={() => void query.refetch()} />
         ) : items.length === 0 ? (
           empty
         ) : (

@@ -12,8 +12,7 @@ export function MyCharactersCard() {
       name="characters"
       title="My Characters"
       viewAllTo="/characters"
-      status={query.status}
-      onRetry={() => void query.refetch()}
+      query={query}
       errorText="Your characters could not be loaded."
       empty={
         <Stack gap="xs" align="flex-start">

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
@@ -88,5 +88,28 @@ describe('MyPartiesCard', () => {
     );
     expect(within(card).getByRole('link', { name: 'Join Party' })).toHaveAttribute('href', '/parties/join');
     expect(within(card).queryByRole('link', { name: 'Create Party' })).toBeNull();
+  });
+
+  it('keeps my parties on screen when a refresh fails, with a note', async () => {
+    const party = buildParty({ id: 'p-strahd', name: 'Curse of Strahd', user_role: 'player' });
+    let connected = true;
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/parties') {
+        if (!connected) throw new TypeError('Failed to fetch');
+        return jsonResponse(200, { status: 'success', data: [party], meta: pageMeta(1, 50) });
+      }
+      return jsonResponse(200, { status: 'success', data: [], meta: pageMeta(0, 100) });
+    });
+    const { queryClient } = renderRoutes([{ path: '/', element: <MyPartiesCard /> }], '/');
+    const card = await screen.findByTestId('dashboard-parties');
+    expect(await within(card).findByRole('link', { name: 'Curse of Strahd' })).toBeVisible();
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['parties'] });
+    await waitFor(() => expect(within(card).getByTestId('refresh-failed-note')).toBeVisible(), {
+      timeout: 5_000,
+    });
+    expect(within(card).getByRole('link', { name: 'Curse of Strahd' })).toBeVisible();
+    expect(within(card).queryByText('Your parties could not be loaded.')).not.toBeInTheDocument();
   });
 });

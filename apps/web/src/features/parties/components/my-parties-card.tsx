@@ -29,8 +29,7 @@ export function MyPartiesCard() {
       name="parties"
       title="My Parties"
       viewAllTo="/parties"
-      status={query.status}
-      onRetry={() => void query.refetch()}
+      query={query}
       errorText="Your parties could not be loaded."
       empty={<NoPartyActions />}
       items={query.data?.parties ?? []}
