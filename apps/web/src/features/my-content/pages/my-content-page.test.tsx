@@ -6,6 +6,7 @@ import { renderRoutes } from '../../../test/render';
 import { buildLootTemplate } from '../../loot/test/loot-fixtures';
 import { shopKeys } from '../../shops/api/shops-api';
 import { buildShopInstance, buildShopTemplate } from '../../shops/test/shop-fixtures';
+import { subscriptionKeys } from '../../subscription/api/subscription-api';
 import { buildTier, buildUsage, unbuiltMention } from '../../subscription/subscription-fixtures';
 import { MyContentPage } from './my-content-page';
 
@@ -215,6 +216,33 @@ describe('MyContentPage', () => {
     expect(within(shops).getByRole('link', { name: 'The Prancing Pony' })).toBeVisible();
     expect(within(shops).queryByText('Unable to Load Shops')).not.toBeInTheDocument();
     // Only the section whose refresh failed says so.
+    expect(screen.getAllByTestId('refresh-failed-note')).toHaveLength(1);
+  }, 20_000);
+
+  it('keeps the plan’s limits on screen when their refresh fails, with one note for them', async () => {
+    let connected = true;
+    mockFetch(({ url }) => {
+      const path = new URL(url, 'http://test').pathname;
+      if (path.endsWith('/subscription/usage')) {
+        if (!connected) throw new TypeError('Failed to fetch');
+        return jsonResponse(200, {
+          status: 'success',
+          data: { ...buildUsage(buildTier('tier_1')), shop_templates: { used: 1, limit: 10 } },
+        });
+      }
+      if (path.endsWith('/shop_instances'))
+        return jsonResponse(200, { status: 'success', data: { instances: [] }, meta: page(0) });
+      return jsonResponse(200, { status: 'success', data: [], meta: page(0) });
+    });
+    const { queryClient } = renderRoutes(routes, '/my-content');
+    const shops = section('Shop templates');
+    expect(await within(shops).findByTestId('content-limit')).toHaveTextContent('1 of 10');
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: subscriptionKeys.contentUsage() });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(within(shops).getByTestId('content-limit')).toHaveTextContent('1 of 10');
+    expect(screen.queryByText("Your plan's limits could not be loaded.")).not.toBeInTheDocument();
+    // The limits are one query for every section: one note says so, not one per section.
     expect(screen.getAllByTestId('refresh-failed-note')).toHaveLength(1);
   }, 20_000);
 });

@@ -208,12 +208,14 @@ export function MyContentPage() {
         <Title order={1}>My Content</Title>
         <Text c="dimmed">Everything you authored, and how much of your plan it uses.</Text>
       </Stack>
+      {/* The limits are one query for every section: one note, not four, when their refresh fails. */}
+      <RefreshFailedNote query={usage} />
       <ContentSection
         id="my-item-templates"
         title="Item templates"
         usage={usage.data?.item_templates}
         resource="item_templates"
-        usageFailed={usage.isError}
+        usageFailed={failedWithNothingToShow(usage)}
         retryUsage={() => void usage.refetch()}
         viewAllTo="/items"
         newLabel="New Item"
@@ -232,7 +234,7 @@ export function MyContentPage() {
         title="Shop templates"
         usage={usage.data?.shop_templates}
         resource="shop_templates"
-        usageFailed={usage.isError}
+        usageFailed={failedWithNothingToShow(usage)}
         retryUsage={() => void usage.refetch()}
         viewAllTo="/shops/templates"
         newLabel="New Shop"
@@ -251,7 +253,7 @@ export function MyContentPage() {
         title="Deployed shops"
         usage={usage.data?.shop_instances}
         resource="shop_instances"
-        usageFailed={usage.isError}
+        usageFailed={failedWithNothingToShow(usage)}
         retryUsage={() => void usage.refetch()}
         note={deploymentsNote(monthly)}
         viewAllTo="/shops/instances"
@@ -273,7 +275,7 @@ export function MyContentPage() {
         title="Loot templates"
         usage={usage.data?.loot_templates}
         resource="loot_templates"
-        usageFailed={usage.isError}
+        usageFailed={failedWithNothingToShow(usage)}
         retryUsage={() => void usage.refetch()}
         note={lootUsageNote(lootInstances, lootMonthly)}
         viewAllTo="/loot/templates?mine=true"
