@@ -247,4 +247,26 @@ describe('AdminUserDetailPage on a slow or dropped connection', { timeout: 30_00
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(email ?? '');
     expect(screen.queryByText('Failed to load user')).not.toBeInTheDocument();
   });
+
+  it('ends the page as User Not Found when a refresh finds the account deleted meanwhile', async () => {
+    let deleted = false;
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1') && !deleted
+        ? success(detail)
+        : failure(404, 'RESOURCE_NOT_FOUND', 'User not found'),
+    );
+    const { queryClient } = renderRoutes(
+      [{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }],
+      '/admin/users/u-1',
+    );
+    await screen.findByRole('button', { name: 'Revoke sessions' }, { timeout: 10_000 });
+    deleted = true;
+    await queryClient.refetchQueries({ queryKey: ['admin', 'users', 'detail', 'u-1'] });
+    expect(
+      await screen.findByRole('heading', { name: 'User Not Found' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Users' })).toHaveAttribute('href', '/admin/users');
+    expect(screen.queryByRole('button', { name: 'Revoke sessions' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
+  });
 });

@@ -26,7 +26,7 @@ import { type ReactNode, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
-import { failedWithNothingToShow } from '../../../lib/load-failed';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
@@ -170,7 +170,9 @@ export function AdminUserDetailPage() {
         <Skeleton height={200} />
       </Stack>
     );
-  if (failedWithNothingToShow(query))
+  // A refresh that failed keeps the account on screen with a note; an account deleted meanwhile (404)
+  // ends the page, as a first load that failed does.
+  if (query.isError && (!query.data || isRecordNotFound(query.error)))
     return (
       <DetailLoadError
         error={query.error}

@@ -2,7 +2,7 @@ import { itemTemplateMessages } from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, success } from '../../../test/fixtures';
+import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 import { ItemEditPage } from './item-edit-page';
@@ -109,5 +109,22 @@ describe('ItemEditPage on a slow or dropped connection', { timeout: 30_000 }, ()
     await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
     expect(screen.getByRole('textbox', { name: 'Tags' })).toHaveValue('potion, healing');
     expect(screen.queryByText('Failed to load item')).not.toBeInTheDocument();
+  });
+
+  it('ends the page as Item Not Found when a refresh finds the template deleted meanwhile', async () => {
+    let deleted = false;
+    mockFetch(() =>
+      deleted ? failure(404, 'RESOURCE_NOT_FOUND', 'Item template not found') : success(potion),
+    );
+    const { queryClient } = renderRoutes(routes, '/items/potion-1/edit');
+    await screen.findByRole('textbox', { name: 'Tags' });
+    deleted = true;
+    await queryClient.refetchQueries({ queryKey: ['item-templates', 'detail', 'potion-1'] });
+    expect(
+      await screen.findByRole('heading', { name: 'Item Not Found' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to My Items' })).toHaveAttribute('href', '/items');
+    expect(screen.queryByRole('textbox', { name: 'Tags' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
   });
 });

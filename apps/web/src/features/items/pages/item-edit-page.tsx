@@ -2,8 +2,10 @@ import { itemTemplateMessages } from '@haversack/contracts';
 import { Alert, Anchor, Button, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailLoadError } from '../../../components/detail-load-error';
 import { ErrorPanel } from '../../../components/error-panel';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
@@ -38,6 +40,19 @@ export function ItemEditPage() {
         </Title>
         <Skeleton height={320} />
       </Stack>
+    );
+  }
+  // A template deleted meanwhile (404 on a refresh, as on a first load) ends the page as the template's own
+  // page does; a refresh that failed otherwise keeps the form with a note.
+  if (query.isError && isRecordNotFound(query.error)) {
+    return (
+      <DetailLoadError
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        subject="Item"
+        notFoundText="The item template might not exist or you may not have permission to view it."
+        back={{ href: '/items', label: 'Back to My Items' }}
+      />
     );
   }
   if (failedWithNothingToShow(query)) {
