@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProviders, mockFetch, success } from '../../../test/fixtures';
+import { useAuthStore } from '../../../stores/auth-store';
+import { buildProviders, buildUser, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { discordKeys } from '../api/discord-api';
 import { DiscordPage } from './discord-page';
@@ -57,5 +58,48 @@ describe('the /discord page on a slow or dropped connection', () => {
     });
     expect(within(support).getAllByText('Available')).toHaveLength(1);
     expect(screen.queryByText('Could not check what this server supports.')).not.toBeInTheDocument();
+  }, 20_000);
+});
+
+describe('the /discord page’s link step on a slow or dropped connection', () => {
+  const signedOut = useAuthStore.getState();
+  const linked = {
+    account: { discord_user_id: '1234', username: 'aria#0001', linked_at: '2026-01-02T00:00:00.000Z' },
+    has_password: true,
+  };
+  /** A signed-in user, with Discord sign-in on; `down.link` drops the connection for their link. */
+  function serveSignedIn() {
+    const down = { link: false };
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      const { pathname } = new URL(String(input), 'http://test');
+      if (pathname === '/api/v1/auth/providers') return success(buildProviders({ sign_in: true }));
+      if (pathname === '/api/v1/users/me/discord' && !down.link) return success(linked);
+      throw new TypeError('Failed to fetch');
+    });
+    return down;
+  }
+  afterEach(() => useAuthStore.setState(signedOut, true));
+
+  it('keeps the linked account when a refresh of the link fails, with a note', async () => {
+    const down = serveSignedIn();
+    const { queryClient } = renderRoutes([{ path: '/discord', element: <DiscordPage /> }], '/discord');
+    expect(await screen.findByTestId('discord-page-linked')).toHaveTextContent('aria#0001');
+    down.link = true;
+    await queryClient.refetchQueries({ queryKey: discordKeys.link });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByTestId('discord-page-linked')).toHaveTextContent('aria#0001');
+    expect(screen.queryByTestId('discord-page-link')).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('says the link could not be loaded, rather than offer Link Discord to someone maybe linked', async () => {
+    const down = serveSignedIn();
+    down.link = true;
+    renderRoutes([{ path: '/discord', element: <DiscordPage /> }], '/discord');
+    expect(
+      await screen.findByText('Could not load your Discord link.', undefined, { timeout: 10_000 }),
+    ).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeVisible();
+    expect(screen.queryByTestId('discord-page-link')).not.toBeInTheDocument();
   }, 20_000);
 });

@@ -138,7 +138,19 @@ function LinkStep({ signInEnabled }: { signInEnabled: boolean }) {
     );
   } else if (link.isPending) {
     action = <Skeleton height={36} width={160} aria-label="Loading your Discord link" />;
-  } else if (link.data?.account) {
+  } else if (failedWithNothingToShow(link)) {
+    // Not Link Discord: the user may be linked already. Said as the profile's Discord section says it.
+    action = (
+      <Group gap="sm">
+        <Text size="sm" c="red">
+          Could not load your Discord link.
+        </Text>
+        <Button size="xs" variant="default" onClick={() => void link.refetch()}>
+          Try again
+        </Button>
+      </Group>
+    );
+  } else if (link.data.account) {
     action = (
       <Text size="sm" data-testid="discord-page-linked">
         You are linked as <strong>{link.data.account.username}</strong>.
@@ -165,6 +177,7 @@ function LinkStep({ signInEnabled }: { signInEnabled: boolean }) {
           {error}
         </Alert>
       ) : null}
+      <RefreshFailedNote query={link} />
       {action}
     </Stack>
   );
