@@ -1,8 +1,9 @@
 import type { SharedSnapshot } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { shareKeys } from '../api/shares-api';
 import { SharePage } from './share-page';
 
 const snapshot: SharedSnapshot = {
@@ -265,4 +266,26 @@ describe('SharePage (issue 16 §3)', () => {
     expect(await screen.findByText('Could not load this share', {}, { timeout: 5_000 })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
   });
+
+  it('keeps what was shared on screen when a refresh fails, with a note; a link revoked meanwhile ends it', async () => {
+    let answer: 'shared' | 'offline' | 'revoked' = 'shared';
+    mockFetch(() => {
+      if (answer === 'offline') throw new TypeError('Failed to fetch');
+      if (answer === 'revoked')
+        return failure(404, 'RESOURCE_NOT_FOUND', 'This share link does not exist or has been revoked.');
+      return success(snapshot);
+    });
+    const { queryClient } = renderShare('code-1');
+    expect(await screen.findByRole('heading', { level: 1, name: "Thorin's inventory" })).toBeInTheDocument();
+    answer = 'offline';
+    await queryClient.refetchQueries({ queryKey: shareKeys.snapshot('code-1') });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByRole('heading', { level: 1, name: "Thorin's inventory" })).toBeInTheDocument();
+    expect(screen.queryByText('Could not load this share')).not.toBeInTheDocument();
+    answer = 'revoked';
+    await queryClient.refetchQueries({ queryKey: shareKeys.snapshot('code-1') });
+    expect(
+      await screen.findByRole('heading', { name: 'Share link not found' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+  }, 20_000);
 });

@@ -10,10 +10,13 @@ import {
 } from '@haversack/contracts';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { formatStackWeight, formatWeight } from '../../../lib/weight';
 import { isShareNotFound, sharedSnapshotQuery } from '../api/shares-api';
@@ -35,8 +38,10 @@ export function SharePage() {
       </Stack>
     );
   }
-  if (query.isError) {
-    if (isShareNotFound(query.error)) return <ShareNotFound />;
+  // A link revoked meanwhile (404) ends the page, as on a first load; a refresh that failed otherwise keeps
+  // what was shared on screen with a note.
+  if (query.isError && isShareNotFound(query.error)) return <ShareNotFound />;
+  if (failedWithNothingToShow(query)) {
     return (
       <ErrorPanel
         title="Could not load this share"
@@ -45,7 +50,7 @@ export function SharePage() {
       />
     );
   }
-  return <SharedView snapshot={query.data} />;
+  return <SharedView snapshot={query.data} refreshNote={<RefreshFailedNote query={query} />} />;
 }
 
 function ShareNotFound() {
@@ -85,7 +90,7 @@ function coinWorthCp(snapshot: SharedSnapshot): number | null {
   return coins.length > 0 ? saturatingSum(coins.map((item) => item.total_value_cp)) : null;
 }
 
-function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
+function SharedView({ snapshot, refreshNote }: { snapshot: SharedSnapshot; refreshNote: ReactNode }) {
   const isShop = snapshot.kind === 'shop';
   const coinsCp = coinWorthCp(snapshot);
   return (
@@ -113,6 +118,7 @@ function SharedView({ snapshot }: { snapshot: SharedSnapshot }) {
             </Text>
           ))}
       </Stack>
+      {refreshNote}
       <SimpleGrid cols={{ base: 3 }} spacing="sm">
         <Stat
           label="Items"
