@@ -1,9 +1,10 @@
 import { featureKeys, featureLabels, limitKeys, liveFeatureKeys, liveLimitKeys } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../../../stores/auth-store';
 import { buildUser } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { subscriptionKeys } from '../api/subscription-api';
 import { limitLabels } from '../plan-text';
 import { buildCurrentSubscription, buildStoredTiers, unbuiltMention } from '../subscription-fixtures';
 import { mockSubscriptionServer } from '../subscription-test-server';
@@ -132,6 +133,25 @@ describe('ComparePlansPage', () => {
       'To move to Free, cancel your Legend plan on your subscription page: you keep it until the period ends, then move to Free.',
     );
   });
+});
+
+describe('ComparePlansPage on a slow or dropped connection', () => {
+  beforeEach(() => {
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser() });
+  });
+
+  it('keeps the plans on screen when a refresh of the user’s plan fails, with a note', async () => {
+    mockSubscriptionServer();
+    const { queryClient } = renderRoutes(routes, '/subscription/compare');
+    await screen.findByTestId('plan-table');
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await queryClient.refetchQueries({ queryKey: subscriptionKeys.current() });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByTestId('plan-table')).toBeInTheDocument();
+    expect(screen.queryByText('The plans could not be loaded. Please try again.')).not.toBeInTheDocument();
+  }, 20_000);
 });
 
 // Review: "Compare plans" on /home sent a visitor to /login; the plans (GET /subscription/tiers) are public.

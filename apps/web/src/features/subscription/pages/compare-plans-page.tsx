@@ -25,6 +25,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow, refreshFailed } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { loginUrlFor } from '../../../lib/redirect';
 import { useAuthStore } from '../../../stores/auth-store';
@@ -57,7 +59,8 @@ export function ComparePlansPage() {
   const tiers = useQuery(tiersQueryOptions());
   const current = useQuery({ ...currentSubscriptionQueryOptions(), enabled: signedIn });
   const isPending = tiers.isPending || (signedIn && current.isPending);
-  const isError = tiers.isError || current.isError;
+  // Only a first load that failed has nothing to show; a refresh that failed keeps the plans, with a note.
+  const isError = failedWithNothingToShow(tiers) || failedWithNothingToShow(current);
 
   return (
     <Stack gap="lg">
@@ -65,6 +68,7 @@ export function ComparePlansPage() {
         <Title order={1}>Compare plans</Title>
         <Text c="dimmed">Every plan side by side: what it costs, its limits and what it includes.</Text>
       </Stack>
+      <RefreshFailedNote query={refreshFailed(tiers) ? tiers : current} />
       {isPending && !isError ? (
         <SimpleGrid
           cols={{ base: 1, sm: 2, lg: 4 }}

@@ -7,11 +7,12 @@ import {
   limitKeys,
   subscriptionMessages,
 } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { failure, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { subscriptionKeys } from '../api/subscription-api';
 import { limitLabels } from '../plan-text';
 import {
   buildCurrentSubscription,
@@ -411,4 +412,19 @@ describe('UpgradePage', () => {
       return_url: '/subscription/success?previous_plan=tier_2',
     });
   });
+});
+
+describe('UpgradePage on a slow or dropped connection', () => {
+  it('keeps the plans on offer when a refresh of the user’s plan fails, with a note', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ used: { characters: 1 } }) });
+    const { queryClient } = renderRoutes(routes, '/subscription/upgrade?resource=characters');
+    expect(await screen.findByTestId('upgrade-options')).toBeInTheDocument();
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await queryClient.refetchQueries({ queryKey: subscriptionKeys.current() });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByTestId('upgrade-options')).toBeInTheDocument();
+    expect(screen.queryByText('Your plan could not be loaded. Please try again.')).not.toBeInTheDocument();
+  }, 20_000);
 });

@@ -23,7 +23,9 @@ import { type ReactNode, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
+import { failedWithNothingToShow, refreshFailed } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { sameSitePath } from '../../../lib/redirect';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -85,7 +87,8 @@ export function UpgradePage() {
   const subject = readUpgradeSubject(searchParams);
   const tiers = useQuery(tiersQueryOptions());
   const current = useQuery(currentSubscriptionQueryOptions());
-  const isError = tiers.isError || current.isError;
+  // Only a first load that failed has nothing to show; a refresh that failed keeps the plans, with a note.
+  const isError = failedWithNothingToShow(tiers) || failedWithNothingToShow(current);
   // A plan below the user's, asked for by name (compare's "Switch to"): the page is not an upgrade.
   const currentRank = current.data?.tier.rank;
   const movingDown =
@@ -147,6 +150,9 @@ export function UpgradePage() {
           .
         </Text>
       </Stack>
+      {subject.kind === 'unknown' ? null : (
+        <RefreshFailedNote query={refreshFailed(tiers) ? tiers : current} />
+      )}
       {body}
     </Stack>
   );
