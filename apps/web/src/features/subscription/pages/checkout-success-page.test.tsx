@@ -1,8 +1,9 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../../../stores/auth-store';
 import { buildUser, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { subscriptionKeys } from '../api/subscription-api';
 import { buildCurrentSubscription } from '../subscription-fixtures';
 import { mockSubscriptionServer } from '../subscription-test-server';
 import { CheckoutSuccessPage, PAYMENT_WAIT_MS } from './checkout-success-page';
@@ -222,4 +223,32 @@ describe('CheckoutSuccessPage', () => {
       expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thank you for upgrading');
     });
   });
+});
+
+describe('CheckoutSuccessPage on a slow or dropped connection', () => {
+  it('keeps saying the payment is being confirmed when one of its checks fails, with a note', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_free' }) });
+    const { queryClient } = renderRoutes(routes, '/subscription/success?session_id=cs_test_1');
+    expect(await screen.findByText('Confirming payment')).toBeInTheDocument();
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await queryClient.refetchQueries({ queryKey: subscriptionKeys.current() });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByText('Confirming payment')).toBeInTheDocument();
+    expect(screen.queryByText('We could not confirm your plan. Please try again.')).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('keeps thanking for the upgrade it confirmed when a later check fails, with a note', async () => {
+    mockSubscriptionServer({ current: buildCurrentSubscription({ tier: 'tier_1' }) });
+    const { queryClient } = renderRoutes(routes, `/subscription/success?session_id=${localReference}`);
+    expect(await screen.findByTestId('success-plan')).toHaveTextContent('You are on the Adventurer plan');
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await queryClient.refetchQueries({ queryKey: subscriptionKeys.current() });
+    await waitFor(() => expect(screen.getByTestId('refresh-failed-note')).toBeVisible(), { timeout: 5_000 });
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thank you for upgrading');
+    expect(screen.getByTestId('success-plan')).toHaveTextContent('You are on the Adventurer plan');
+  }, 20_000);
 });

@@ -6,6 +6,8 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { sameSitePath } from '../../../lib/redirect';
 import { useAuthStore } from '../../../stores/auth-store';
@@ -81,7 +83,8 @@ export function CheckoutSuccessPage() {
         : false,
   });
   const awaitingPayment = fromCheckout && current.data?.tier.identifier === 'tier_free';
-  const applied = fromCheckout && current.isSuccess && !awaitingPayment;
+  // The plan as last loaded: a check that failed after it (a poll, Check again) keeps it, with a note.
+  const applied = fromCheckout && current.data !== undefined && !awaitingPayment;
   // The page watched the plan go from Free to paid: the payment landed while it was open.
   const [sawPaymentLand, setSawPaymentLand] = useState(false);
   const [sawFree, setSawFree] = useState(false);
@@ -131,7 +134,7 @@ export function CheckoutSuccessPage() {
         <TextSkeleton lines={3} />
       </Card>
     );
-  } else if (current.isError) {
+  } else if (failedWithNothingToShow(current)) {
     body = (
       <ErrorPanel
         message="We could not confirm your plan. Please try again."
@@ -222,6 +225,7 @@ export function CheckoutSuccessPage() {
   return (
     <Stack gap="lg" maw={720}>
       <Title order={1}>{heading}</Title>
+      <RefreshFailedNote query={current} />
       {body}
       {issuedHere && !planOnly ? (
         <Text size="sm" c="dimmed">
