@@ -4,6 +4,7 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconFilter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { auditLogActionsQueryOptions } from '../api/audit-logs-api';
 import { auditActionLabel } from '../lib/audit-labels';
 
@@ -84,7 +85,7 @@ export function AuditLogFilters({
         <Select
           label="Action"
           description="What was done"
-          placeholder={actions.isError ? 'Actions could not be loaded' : 'Any action'}
+          placeholder={failedWithNothingToShow(actions) ? 'Actions could not be loaded' : 'Any action'}
           data={(actions.data ?? []).map((action) => ({ value: action, label: auditActionLabel(action) }))}
           value={draft.action || null}
           onChange={(next) => set('action')(next ?? '')}

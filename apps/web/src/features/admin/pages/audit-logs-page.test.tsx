@@ -1,5 +1,5 @@
 import type { AuditLogEntry } from '@haversack/contracts';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
@@ -142,5 +142,38 @@ describe('AuditLogsPage', { timeout: 30_000 }, () => {
       '/admin/audit?actor=mira',
     );
     expect(screen.getByRole('button', { name: 'Page 3' })).toBeInTheDocument();
+  });
+
+  it('keeps offering the actions it loaded when their refresh fails', async () => {
+    let connected = true;
+    mockFetch(({ url }) => {
+      if (url.startsWith('/api/v1/admin/audit_logs/actions')) {
+        if (!connected) throw new TypeError('Failed to fetch');
+        return success({ actions: ['user.suspend'] });
+      }
+      return url.startsWith('/api/v1/admin/audit_logs')
+        ? jsonResponse(200, {
+            status: 'success',
+            data: [],
+            meta: { total_count: 0, total_pages: 0, current_page: 1, per_page: 50 },
+          })
+        : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`);
+    });
+    const { queryClient } = renderRoutes(
+      [{ path: '/admin/audit', element: <AuditLogsPage /> }],
+      '/admin/audit',
+    );
+    await screen.findByText('No audit entries', {}, { timeout: 10_000 });
+    const action = screen.getByRole('combobox', { name: /Action/ });
+    expect(action).toHaveAttribute('placeholder', 'Any action');
+    connected = false;
+    await queryClient.refetchQueries({ queryKey: ['admin', 'audit-logs', 'actions'] });
+    await waitFor(
+      () => expect(queryClient.getQueryState(['admin', 'audit-logs', 'actions'])?.status).toBe('error'),
+      {
+        timeout: 5_000,
+      },
+    );
+    expect(screen.getByRole('combobox', { name: /Action/ })).toHaveAttribute('placeholder', 'Any action');
   });
 });
