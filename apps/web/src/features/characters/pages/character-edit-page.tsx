@@ -6,6 +6,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { changedFields } from '../../../lib/forms';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
@@ -18,22 +19,25 @@ export function CharacterEditPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const query = useQuery(characterQuery(id));
+  // A character deleted meanwhile (404 on a refresh) ends the form as a first load that failed does; any
+  // other failed refresh keeps the form and what was typed, with a note.
+  const gone = query.isError && isRecordNotFound(query.error);
 
   return (
     <Stack gap="lg" maw={760}>
       <Stack gap={4}>
         <Title order={1}>Edit Character</Title>
-        {query.data ? <Text c="dimmed">{query.data.name}</Text> : null}
+        {query.data && !gone ? <Text c="dimmed">{query.data.name}</Text> : null}
       </Stack>
-      <RefreshFailedNote query={query} />
+      {gone ? null : <RefreshFailedNote query={query} />}
       {query.isPending ? (
         <Paper withBorder p="lg">
           <TextSkeleton lines={6} />
         </Paper>
-      ) : failedWithNothingToShow(query) ? (
+      ) : failedWithNothingToShow(query) || gone ? (
         <ErrorPanel
           title="Failed to load character"
-          message={query.error.message}
+          message={query.error?.message ?? ''}
           onRetry={() => void query.refetch()}
         />
       ) : !query.data.is_owner ? (

@@ -60,4 +60,16 @@ describe('PartyEditPage', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Unarchive it to make changes.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
   });
+
+  it('ends the form as a first load that failed does when a refresh finds the party deleted meanwhile', async () => {
+    let deleted = false;
+    mockFetch(() => (deleted ? failure(404, 'RESOURCE_NOT_FOUND', 'Party not found') : success(party)));
+    const { queryClient } = renderPage();
+    await screen.findByRole('button', { name: 'Save Changes' });
+    deleted = true;
+    await queryClient.refetchQueries({ queryKey: ['parties', 'detail', 'party-1'] });
+    expect(await screen.findByText('Error loading party', {}, { timeout: 5_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
+  });
 });

@@ -7,6 +7,7 @@ import { ErrorPanel } from '../../../components/error-panel';
 import { TextSkeleton } from '../../../components/loading';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { changedFields } from '../../../lib/forms';
+import { isRecordNotFound } from '../../../lib/http-client';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
@@ -36,19 +37,22 @@ export function PartyEditPage() {
   // The values the form opened with, kept as they were: a refetch meanwhile must not move the baseline.
   const [initial, setInitial] = useState<PartyFormValues | null>(null);
   if (query.data && initial === null) setInitial(formValuesOf(query.data));
+  // A party deleted meanwhile (404 on a refresh) ends the form as a first load that failed does; any other
+  // failed refresh keeps the form and what was typed, with a note.
+  const gone = query.isError && isRecordNotFound(query.error);
 
   return (
     <Stack gap="lg" maw={720}>
       <Stack gap={4}>
         <Title order={1}>Edit Party</Title>
-        {query.data ? <Text c="dimmed">{query.data.name}</Text> : null}
+        {query.data && !gone ? <Text c="dimmed">{query.data.name}</Text> : null}
       </Stack>
-      <RefreshFailedNote query={query} />
+      {gone ? null : <RefreshFailedNote query={query} />}
       {query.isPending ? (
         <Paper withBorder p="lg">
           <TextSkeleton lines={6} />
         </Paper>
-      ) : failedWithNothingToShow(query) ? (
+      ) : failedWithNothingToShow(query) || gone ? (
         <ErrorPanel
           title="Error loading party"
           message="An unexpected error occurred."
