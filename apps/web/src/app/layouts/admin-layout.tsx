@@ -57,8 +57,16 @@ export function AdminLayout() {
     >
       <AppShell.Header data-testid="admin-bar">
         <SkipToMainLink />
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+        {/* A phone's bar is full (the 44 px navigation button included): narrower margins and gaps and a
+            smaller badge keep the initial off the ADMIN MODE badge down to 360 px. */}
+        <Group
+          h="100%"
+          px={isMobile ? 'xs' : 'md'}
+          gap={isMobile ? 'xs' : 'md'}
+          justify="space-between"
+          wrap="nowrap"
+        >
+          <Group gap={isMobile ? 6 : 'sm'} wrap="nowrap">
             <Burger
               ref={menuKeys.burgerRef}
               opened={menuOpen}
@@ -74,7 +82,7 @@ export function AdminLayout() {
             <Badge
               color="red.9"
               variant="filled"
-              size="md"
+              size={isMobile ? 'sm' : 'md'}
               style={{ flexShrink: 0 }}
               data-testid="admin-mode-badge"
             >
@@ -84,7 +92,6 @@ export function AdminLayout() {
               Session started {formatWhen(sessionStartedAt, 'time')} · Last action: page view
             </Text>
           </Group>
-          {/* A phone's bar is full: closer together, the initial kept off the badge. */}
           <Group gap={isMobile ? 6 : 'sm'} wrap="nowrap">
             <Text size="sm" visibleFrom="sm" data-testid="admin-email">
               {user?.email}
