@@ -67,6 +67,47 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     expect(container.querySelectorAll('.recharts-wrapper [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
   });
 
+  // The stroke that parts one tier's slice from the next drew a lone radius across a ring of one tier.
+  it('draws a ring with no seam when one tier holds every user, and parts the slices when several do', async () => {
+    layOutCharts();
+    const dashboardWith = (tiers: AdminDashboard['subscriptions_by_tier']): AdminDashboard => ({
+      users: { total: 5, new_7d: 1, new_30d: 1, active_7d: 1, active_30d: 1 },
+      parties: 0,
+      characters: 0,
+      item_templates: 0,
+      item_stacks: 0,
+      inventory_actions_per_day: [{ date: '2026-11-27', count: 0 }],
+      subscriptions_by_tier: tiers,
+    });
+    const strokesOfTheDonut = async (dashboard: AdminDashboard) => {
+      mockFetch(({ url }) =>
+        url === '/api/v1/admin/stats/dashboard'
+          ? success(dashboard)
+          : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
+      );
+      const { container, unmount } = renderRoutes([{ path: '/admin', element: <DashboardPage /> }], '/admin');
+      await waitFor(
+        () => expect(container.querySelectorAll('.recharts-pie-sector path').length).toBeGreaterThan(0),
+        {
+          timeout: 5_000,
+        },
+      );
+      const widths = [...container.querySelectorAll('.recharts-pie-sector path')].map((path) =>
+        path.getAttribute('stroke-width'),
+      );
+      unmount();
+      return widths;
+    };
+    expect(
+      await strokesOfTheDonut(
+        dashboardWith([tier('tier_free', 5, 0, 0), tier('tier_1', 0, 0, 0), tier('tier_2', 0, 0, 0)]),
+      ),
+    ).toEqual(['0']);
+    expect(
+      await strokesOfTheDonut(dashboardWith([tier('tier_free', 4, 0, 0), tier('tier_1', 1, 0, 0)])),
+    ).toEqual(['1', '1']);
+  });
+
   it("counts the inventory chart's actions in whole numbers", async () => {
     layOutCharts();
     mockFetch(({ url }) =>

@@ -125,6 +125,11 @@ export function DashboardPage() {
                         color: tierColor(i),
                       }))}
                       chartLabel={query.data.users.total}
+                      // The stroke parts one slice from the next: a ring of one tier has none to part, and
+                      // there it drew a lone radius across the ring.
+                      strokeWidth={
+                        query.data.subscriptions_by_tier.filter((t) => t.count > 0).length > 1 ? 1 : 0
+                      }
                       // Tab stops that only repeat the list below, tier by tier.
                       pieChartProps={{ accessibilityLayer: false }}
                       pieProps={{ rootTabIndex: -1 }}
