@@ -10,6 +10,7 @@ import {
   Skeleton,
   Stack,
   Table,
+  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -123,6 +124,9 @@ export function AnalyticsPage() {
 
       {!valid ? null : query.isPending ? (
         <Stack gap="md" aria-busy="true" aria-label="Loading analytics">
+          <Text size="sm" c="dimmed" role="status">
+            Loading analytics...
+          </Text>
           <Skeleton h={260} radius="md" />
           <Skeleton h={260} radius="md" />
         </Stack>

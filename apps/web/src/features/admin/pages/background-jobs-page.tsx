@@ -180,6 +180,9 @@ export function BackgroundJobsPage() {
       <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Stack gap="xs" aria-busy="true" aria-label="Loading jobs">
+          <Text size="sm" c="dimmed" role="status">
+            Loading jobs...
+          </Text>
           {[0, 1, 2].map((n) => (
             <Skeleton key={n} h={40} radius="sm" />
           ))}

@@ -29,12 +29,17 @@ export function DashboardPage() {
       <AdminPageHeader title="Dashboard" description="Users, content and activity across the site." />
       <RefreshFailedNote query={query} />
       {query.isPending ? (
-        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" aria-busy="true" aria-label="Loading dashboard">
-          {Array.from({ length: 8 }, (_, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
-            <Skeleton key={i} h={88} radius="md" />
-          ))}
-        </SimpleGrid>
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed" role="status">
+            Loading the dashboard...
+          </Text>
+          <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" aria-busy="true" aria-label="Loading dashboard">
+            {Array.from({ length: 8 }, (_, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+              <Skeleton key={i} h={88} radius="md" />
+            ))}
+          </SimpleGrid>
+        </Stack>
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Dashboard"

@@ -45,6 +45,9 @@ export function FinancialPage() {
       <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Stack gap="md" aria-busy="true" aria-label="Loading financial data">
+          <Text size="sm" c="dimmed" role="status">
+            Loading financial data...
+          </Text>
           <Skeleton h={88} radius="md" />
           <Skeleton h={260} radius="md" />
         </Stack>

@@ -75,6 +75,9 @@ export function ModerationPage() {
       <RefreshFailedNote query={query} />
       {query.isPending ? (
         <Stack gap="sm" aria-busy="true" aria-label="Loading reports">
+          <Text size="sm" c="dimmed" role="status">
+            Loading reports...
+          </Text>
           <Skeleton h={110} radius="md" />
           <Skeleton h={110} radius="md" />
         </Stack>

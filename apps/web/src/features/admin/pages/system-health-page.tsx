@@ -134,16 +134,21 @@ export function SystemHealthPage() {
         description="The services this server depends on and how they answer. Refreshes every 30 seconds."
       />
       {query.isPending ? (
-        <SimpleGrid
-          cols={{ base: 1, sm: 2, lg: 3 }}
-          spacing="md"
-          aria-busy="true"
-          aria-label="Loading system health"
-        >
-          {[0, 1, 2, 3, 4, 5].map((n) => (
-            <Skeleton key={n} h={120} radius="md" />
-          ))}
-        </SimpleGrid>
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed" role="status">
+            Loading system health...
+          </Text>
+          <SimpleGrid
+            cols={{ base: 1, sm: 2, lg: 3 }}
+            spacing="md"
+            aria-busy="true"
+            aria-label="Loading system health"
+          >
+            {[0, 1, 2, 3, 4, 5].map((n) => (
+              <Skeleton key={n} h={120} radius="md" />
+            ))}
+          </SimpleGrid>
+        </Stack>
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load System Health"
