@@ -81,6 +81,15 @@ test('a non-admin opening /admin lands on the dashboard, and the admin sees the 
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page.getByRole('heading', { name: 'No audit entries' })).toBeVisible();
   await screenshotBothWidths(page, 'admin-audit-logs-empty');
+
+  // A page chosen by keyboard in the phone's menu: the menu closes with the focused link, and the new
+  // page's heading takes the focus (it was left on nothing, and Tab started again from the top).
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.getByRole('button', { name: 'Open admin navigation' }).click();
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Dashboard' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeFocused();
+  await page.setViewportSize({ width: 1280, height: 800 });
 });
 
 test('an admin session that ends shows the expired card; Exit Admin Mode leaves for the dashboard', async ({

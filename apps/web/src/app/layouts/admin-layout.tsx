@@ -151,6 +151,9 @@ export function AdminLayout() {
         aria-label="Admin"
         inert={isMobile && !menuOpen}
         ref={menuKeys.menuRef}
+        // On a phone the menu closes once a page is chosen, taking the focused link with it: RouteFocus then
+        // gives the new page's heading the focus, as in the main layout.
+        data-closes-on-navigation={isMobile || undefined}
       >
         <NavLinks items={adminNavigation} pathname={pathname} exact />
         {/* spec/01 §2: the bar shows the admin's e-mail; a phone's bar has no room, its menu says it. */}
