@@ -97,6 +97,34 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
     await waitFor(() => expect(ended()).toHaveLength(1));
   });
 
+  // The header's X is outside the menu's focus trap: without a button of its own, Escape was the only way out.
+  it("closes the phone's admin menu from its own Close menu button, reached by Tab, focus back on the burger", async () => {
+    setViewport(375, 740);
+    useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser({ admin: true }) });
+    mockFetch(({ url, init }) =>
+      url.endsWith('/admin/sessions') && init.method === 'POST'
+        ? success(session, 201)
+        : success({ valid: true, expires_at: session.expires_at }),
+    );
+    renderRoutes(
+      [{ path: '/admin', element: <AdminLayout />, children: [{ index: true, element: <p>Admin page</p> }] }],
+      '/admin',
+    );
+    await screen.findByText('Admin page');
+    const user = userEvent.setup();
+    const burger = screen.getByRole('button', { name: 'Open admin navigation' });
+    burger.focus();
+    await user.keyboard('{Enter}');
+    const navigation = screen.getByRole('navigation', { name: 'Admin' });
+    await waitFor(() => expect(navigation).toContainElement(document.activeElement as HTMLElement));
+    within(navigation).getAllByRole('link').at(-1)?.focus();
+    await user.tab();
+    expect(within(navigation).getByRole('button', { name: 'Close menu' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(burger).toHaveAttribute('aria-expanded', 'false');
+    expect(burger).toHaveFocus();
+  });
+
   it('signs out from the admin bar by keyboard on a phone: the admin session ends, then the sign-in', async () => {
     setViewport(375, 740);
     tokenStorage.setTokens(buildTokens());

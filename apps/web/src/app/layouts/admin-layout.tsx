@@ -165,6 +165,22 @@ export function AdminLayout() {
             {user?.email}
           </Text>
         </AppShell.Section>
+        {/* A phone's menu: its own Close button, as the header's X is outside the menu's focus trap. */}
+        {isMobile ? (
+          <AppShell.Section p="xs">
+            <Button
+              variant="subtle"
+              color="gray"
+              size="compact-sm"
+              onClick={() => {
+                close();
+                menuKeys.burgerRef.current?.focus();
+              }}
+            >
+              Close menu
+            </Button>
+          </AppShell.Section>
+        ) : null}
       </AppShell.Navbar>
       <AppShell.Main id={mainContentId} tabIndex={-1} inert={menuKeys.coversPage}>
         <AdminSessionGuard>
