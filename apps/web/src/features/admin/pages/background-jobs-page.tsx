@@ -190,7 +190,7 @@ export function BackgroundJobsPage() {
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Jobs"
-          message="Unable to fetch the background jobs."
+          message={`Unable to fetch the background jobs: ${query.error.message}`}
           error={query.error}
           onRetry={() => void query.refetch()}
         />

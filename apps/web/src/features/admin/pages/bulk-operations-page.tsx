@@ -292,7 +292,7 @@ export function BulkOperationsPage() {
         ) : failedWithNothingToShow(recent) ? (
           <ErrorPanel
             title="Failed to Load Operations"
-            message="Unable to fetch recent operations."
+            message={`Unable to fetch recent operations: ${recent.error.message}`}
             error={recent.error}
             onRetry={() => void recent.refetch()}
           />

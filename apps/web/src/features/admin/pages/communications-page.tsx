@@ -213,7 +213,7 @@ function AnnouncementsSection() {
       ) : failedWithNothingToShow(list) ? (
         <ErrorPanel
           title="Failed to Load Announcements"
-          message="Unable to fetch the announcements."
+          message={`Unable to fetch the announcements: ${list.error.message}`}
           error={list.error}
           onRetry={() => void list.refetch()}
         />
@@ -386,7 +386,7 @@ function MassMailSection() {
       ) : failedWithNothingToShow(recent) ? (
         <ErrorPanel
           title="Failed to Load Mailings"
-          message="Unable to fetch recent mailings."
+          message={`Unable to fetch recent mailings: ${recent.error.message}`}
           error={recent.error}
           onRetry={() => void recent.refetch()}
         />

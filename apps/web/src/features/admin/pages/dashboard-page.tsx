@@ -43,7 +43,7 @@ export function DashboardPage() {
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Dashboard"
-          message="Unable to fetch the site statistics."
+          message={`Unable to fetch the site statistics: ${query.error.message}`}
           error={query.error}
           onRetry={() => void query.refetch()}
         />

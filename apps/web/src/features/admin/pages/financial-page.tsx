@@ -54,7 +54,7 @@ export function FinancialPage() {
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Financial Data"
-          message="Unable to fetch subscriptions and revenue."
+          message={`Unable to fetch subscriptions and revenue: ${query.error.message}`}
           error={query.error}
           onRetry={() => void query.refetch()}
         />
@@ -231,7 +231,7 @@ function BillingEventsCard() {
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Billing Events"
-          message="Unable to fetch the webhook log."
+          message={`Unable to fetch the webhook log: ${query.error.message}`}
           error={query.error}
           onRetry={() => void query.refetch()}
         />

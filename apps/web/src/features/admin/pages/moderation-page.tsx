@@ -84,7 +84,7 @@ export function ModerationPage() {
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load Reports"
-          message="Unable to fetch the reports."
+          message={`Unable to fetch the reports: ${query.error.message}`}
           error={query.error}
           onRetry={() => void query.refetch()}
         />

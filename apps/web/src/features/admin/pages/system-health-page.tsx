@@ -152,7 +152,7 @@ export function SystemHealthPage() {
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
           title="Failed to Load System Health"
-          message="Unable to fetch the system health."
+          message={`Unable to fetch the system health: ${query.error.message}`}
           error={query.error}
           onRetry={() => void query.refetch()}
         />
