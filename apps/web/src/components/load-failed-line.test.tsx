@@ -15,4 +15,18 @@ describe('LoadFailedLine', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
+
+  it('shows that it is asking again while the answer is on its way', async () => {
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: <LoadFailedLine text="More items could not be loaded." onRetry={vi.fn()} loading />,
+        },
+      ],
+      '/',
+    );
+    await screen.findByText('More items could not be loaded.');
+    expect(screen.getByRole('button', { name: 'Try Again' })).toHaveAttribute('data-loading', 'true');
+  });
 });
