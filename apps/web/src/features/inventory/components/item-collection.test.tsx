@@ -361,3 +361,138 @@ describe('ItemGrid under the transfer queue bar', () => {
     expect(list.style.paddingBottom).toBe('');
   });
 });
+
+describe('ItemCollection when loading fails', () => {
+  const failure = () =>
+    jsonResponse(400, { status: 'error', error: { code: 'bad_request', message: 'Refused' } });
+  const pageOf = (all: typeof items, page: number, perPage: number, totalCount = all.length) =>
+    jsonResponse(200, {
+      status: 'success',
+      data: all.slice((page - 1) * perPage, page * perPage),
+      meta: {
+        current_page: page,
+        total_pages: Math.ceil(totalCount / perPage),
+        total_count: totalCount,
+        per_page: perPage,
+      },
+    });
+  const requestedPage = (url: string) => Number(new URL(url, 'http://localhost').searchParams.get('page'));
+  const requestedPerPage = (url: string) =>
+    Number(new URL(url, 'http://localhost').searchParams.get('per_page'));
+
+  function renderFailing(layout: ItemCollectionProps['layout'] = 'grid') {
+    return renderWithProviders(
+      <DndContext>
+        <ItemCollection
+          containerId={backpack.id}
+          filters={noItemFilters}
+          layout={layout}
+          draggable={false}
+          swipeable={false}
+          onOpen={vi.fn()}
+          onQuickTransfer={vi.fn()}
+          onAddToQueue={vi.fn()}
+        />
+        <button type="button">After</button>
+      </DndContext>,
+    );
+  }
+
+  it('keeps the items on a failed refresh, says so, and Try Again refreshes', async () => {
+    let failing = false;
+    mockFetch(() => (failing ? failure() : pageOf(items, 1, 20)));
+    const { queryClient } = renderFailing();
+    await screen.findByRole('button', { name: 'Arrow, quantity 1' });
+
+    failing = true;
+    await act(() => queryClient.refetchQueries());
+    const note = await screen.findByTestId('refresh-failed-note', {}, { timeout: 5_000 });
+    expect(note).toHaveTextContent('Could not refresh. Showing what was loaded before.');
+    expect(screen.getAllByTestId('item-tile')).toHaveLength(items.length);
+    expect(screen.queryByText('More items could not be loaded.')).not.toBeInTheDocument();
+
+    failing = false;
+    await userEvent.click(within(note).getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument(), {
+      timeout: 5_000,
+    });
+    expect(screen.getAllByTestId('item-tile')).toHaveLength(items.length);
+  });
+
+  const thirty = Array.from({ length: 30 }, (_, index) =>
+    buildItem({ id: `item-${index}`, name: `Torch ${index + 1}`, quantity: 1 }),
+  );
+
+  it.each(['grid', 'list'] as const)(
+    'keeps the first page when the next fails (%s view), says so at the end, and asks again once, on Try Again',
+    async (layout) => {
+      let failing = true;
+      const fetchMock = mockFetch(({ url }) =>
+        requestedPage(url) === 2 && failing ? failure() : pageOf(thirty, requestedPage(url), 20),
+      );
+      const secondPages = () => fetchMock.mock.calls.filter(([url]) => requestedPage(String(url)) === 2);
+      renderFailing(layout);
+
+      expect(
+        await screen.findByText('More items could not be loaded.', {}, { timeout: 5_000 }),
+      ).toBeInTheDocument();
+      expect(screen.getAllByTestId('item-tile')).toHaveLength(20);
+      // Not a failed refresh: what was shown is current, only the rest is missing.
+      expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
+      // A failed page is not asked for again and again on its own.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(secondPages()).toHaveLength(1);
+
+      failing = false;
+      await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+      await waitFor(() => expect(screen.getAllByTestId('item-tile')).toHaveLength(30), { timeout: 5_000 });
+      expect(screen.queryByText('More items could not be loaded.')).not.toBeInTheDocument();
+      expect(secondPages()).toHaveLength(2);
+    },
+  );
+
+  it('says so at the end of a long, virtualised list too, and its Try Again is the next Tab stop', async () => {
+    const many = Array.from({ length: 100 }, (_, index) =>
+      buildItem({ id: `item-${index}`, name: `Torch ${index + 1}`, quantity: 1 }),
+    );
+    let failing = true;
+    mockFetch(({ url }) =>
+      requestedPage(url) > 1 && failing ? failure() : pageOf(many, requestedPage(url), requestedPerPage(url)),
+    );
+    // happy-dom lays nothing out: the list's scroll box is given a height, so the virtualiser draws its rows.
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.dataset.virtualised ? 600 : 0;
+    });
+    renderFailing('list');
+
+    expect(
+      await screen.findByText('More items could not be loaded.', {}, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('item-list')).toHaveAttribute('data-virtualised', 'true');
+    expect(screen.getByRole('button', { name: 'Torch 20, quantity 1' })).toBeInTheDocument();
+    // No loading row left at the end as if that page were still coming.
+    expect(screen.queryByTestId('items-loading-more')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    // Scrolled to the end of what was loaded: the Tab after the last tile drawn goes to Try Again.
+    screen.getAllByTestId('item-tile').at(-1)?.focus();
+    await user.tab();
+    const tryAgain = screen.getByRole('button', { name: 'Try Again' });
+    expect(tryAgain).toHaveFocus();
+    failing = false;
+    await user.keyboard('{Enter}');
+    await waitFor(
+      () => expect(screen.queryByText('More items could not be loaded.')).not.toBeInTheDocument(),
+      { timeout: 5_000 },
+    );
+  });
+
+  it('shows the full error when the first load fails', async () => {
+    mockFetch(failure);
+    renderFailing();
+    expect(await screen.findByText('Error loading items', {}, { timeout: 5_000 })).toBeInTheDocument();
+    expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
+    expect(screen.queryByText('More items could not be loaded.')).not.toBeInTheDocument();
+  });
+});

@@ -7,6 +7,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, memo, useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { LoadFailedLine } from '../../../components/load-failed-line';
+import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { failedWithNothingToShow } from '../../../lib/load-failed';
 import {
   containerItemsQuery,
   type ItemFilters,
@@ -241,10 +244,17 @@ export function ItemCollection(props: ItemCollectionProps) {
   const items = settled ? loaded : loaded.filter((item) => matchesItemFilters(item, props.filters));
   const total = query.data?.pages[0]?.meta.total_count ?? 0;
   const { containerId: _containerId, filters: _filters, emptyHint, ...gridProps } = props;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  // On an infinite query a failed next page is an error too: only a failed refetch makes what is shown stale.
+  const refresh = {
+    isError: query.isRefetchError,
+    data: query.data,
+    isFetching: query.isFetching,
+    refetch: query.refetch,
+  };
   const found = settled && !query.isPending && !query.isError ? total : null;
   const results = useResultsAnnouncement(filterKey(props.filters), found);
   return (
@@ -254,6 +264,7 @@ export function ItemCollection(props: ItemCollectionProps) {
       <VisuallyHidden aria-live="polite" data-testid="item-results-status">
         {results}
       </VisuallyHidden>
+      <RefreshFailedNote query={refresh} />
       <ItemGrid
         {...gridProps}
         // A search that finds nothing is not an empty container.
@@ -262,11 +273,15 @@ export function ItemCollection(props: ItemCollectionProps) {
         // Nothing loaded matches yet but the server holds more: it is still looking, not empty.
         pending={query.isPending || (!settled && items.length === 0 && hasNextPage)}
         virtualise={total > VIRTUALISE_OVER || items.length > VIRTUALISE_OVER}
-        more={settled && hasNextPage ? { loading: isFetchingNextPage, load: loadMore } : undefined}
+        more={
+          settled && hasNextPage
+            ? { loading: isFetchingNextPage, failed: isFetchNextPageError, load: loadMore }
+            : undefined
+        }
         totalCount={settled ? total : undefined}
         error={
           // A failed refetch or next page keeps the items already loaded on screen.
-          query.isError && !query.data ? (
+          failedWithNothingToShow(query) ? (
             <ErrorPanel
               title="Error loading items"
               message="The items of this container could not be loaded."
@@ -331,7 +346,18 @@ function isUnfiltered(filters: ItemFilters): boolean {
 /** More items the server has: loaded as the list nears its end. */
 export interface MoreItems {
   loading: boolean;
+  /** The last page asked for failed: it is asked for again on Try Again only, not as the list scrolls. */
+  failed: boolean;
   load: () => void;
+}
+
+/** At the end of a list whose next page failed: the items so far stay, with Try Again for the rest. */
+function MoreItemsFailed({ more }: { more: MoreItems }) {
+  return (
+    <Box mt="sm" data-testid="items-load-more-failed">
+      <LoadFailedLine text="More items could not be loaded." loading={more.loading} onRetry={more.load} />
+    </Box>
+  );
 }
 
 /**
@@ -354,7 +380,7 @@ export function ItemGrid(
   const columns = props.layout === 'list' ? 1 : gridColumns(width || 600, rootFontSize());
   const virtual = props.virtualise ?? items.length > VIRTUALISE_OVER;
   // A short list that is not virtualised simply loads its few remaining pages.
-  const loadRest = !virtual && more !== undefined && !more.loading ? more.load : undefined;
+  const loadRest = !virtual && more !== undefined && !more.loading && !more.failed ? more.load : undefined;
   useEffect(() => loadRest?.(), [loadRest]);
   const scrollTo = useRef<(index: number) => void>(undefined);
   const emptyRef = useRef<HTMLDivElement>(null);
@@ -453,6 +479,8 @@ export function ItemGrid(
       ) : (
         content
       )}
+      {/* Below the list's own box, not in it: on screen and in the Tab order wherever the list is scrolled. */}
+      {grid && more?.failed ? <MoreItemsFailed more={more} /> : null}
     </Box>
   );
 }
@@ -592,8 +620,8 @@ function VirtualItems(
   const rows: ItemInstance[][] = [];
   for (let i = 0; i < props.items.length; i += columns) rows.push(props.items.slice(i, i + columns));
   const virtualizer = useVirtualizer({
-    // One more row while the server has more: the loading row at the end.
-    count: rows.length + (more ? 1 : 0),
+    // One more row while the server has more: the loading row at the end (not once that page failed).
+    count: rows.length + (more && !more.failed ? 1 : 0),
     getScrollElement: () => parent.current,
     estimateSize: () => (props.layout === 'grid' ? 92 : 50),
     overscan: 2,
@@ -604,7 +632,7 @@ function VirtualItems(
   // Scrolling (or the keyboard) near the end of what is loaded asks for the next page.
   const nearEnd = more !== undefined && lastDrawn >= rows.length - LOAD_AHEAD_ROWS;
   useEffect(() => {
-    if (nearEnd && more && !more.loading) more.load();
+    if (nearEnd && more && !more.loading && !more.failed) more.load();
   }, [nearEnd, more]);
   useEffect(() => props.roving.focusPending());
   // Arrows may move the focus to a tile not drawn yet: scroll its row in first.
