@@ -227,6 +227,77 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
   });
 });
 
+describe('AdminUserDetailPage: a typed reason is asked about before it is thrown away', {
+  timeout: 30_000,
+}, () => {
+  const noQuestion = () =>
+    expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument();
+
+  async function openDialog(button: string, title: string) {
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: button }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: title });
+    return { user, dialog };
+  }
+
+  it.each([
+    ['Suspend', 'Suspend this account'],
+    ['Grant plan', 'Grant a plan without payment'],
+  ])(
+    'asks on Escape in %s, Keep editing keeps the reason, Discard changes clears it',
+    async (button, title) => {
+      const { user, dialog } = await openDialog(button, title);
+      await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Chargeback fraud');
+
+      await user.keyboard('{Escape}');
+      const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+      expect(ask).toHaveTextContent('You have unsaved changes.');
+      expect(screen.getByRole('dialog', { name: title })).toBeInTheDocument();
+      await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+      await waitFor(noQuestion, { timeout: 5_000 });
+      expect(within(dialog).getByRole('textbox', { name: /Reason/ })).toHaveValue('Chargeback fraud');
+
+      await user.keyboard('{Escape}');
+      const again = await screen.findByRole('dialog', { name: 'Close without saving?' });
+      await user.click(within(again).getByRole('button', { name: 'Discard changes' }));
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: title })).not.toBeInTheDocument(), {
+        timeout: 5_000,
+      });
+      // Thrown away: the dialog opened again starts empty.
+      await user.click(screen.getByRole('button', { name: button }));
+      const reopened = await screen.findByRole('dialog', { name: title });
+      expect(within(reopened).getByRole('textbox', { name: /Reason/ })).toHaveValue('');
+    },
+  );
+
+  it.each([
+    ['Suspend', 'Suspend this account'],
+    ['Grant plan', 'Grant a plan without payment'],
+  ])('asks on a click outside %s with a reason typed', async (button, title) => {
+    const { user, dialog } = await openDialog(button, title);
+    await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Spam');
+    const overlay = document.querySelector('.mantine-Modal-overlay');
+    expect(overlay).not.toBeNull();
+    await user.click(overlay as Element);
+    expect(await screen.findByRole('dialog', { name: 'Close without saving?' })).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: title })).toBeInTheDocument();
+  });
+
+  it('closes Suspend at once on Escape with nothing typed', async () => {
+    const { user } = await openDialog('Suspend', 'Suspend this account');
+    await user.keyboard('{Escape}');
+    await waitFor(
+      () => expect(screen.queryByRole('dialog', { name: 'Suspend this account' })).not.toBeInTheDocument(),
+      { timeout: 5_000 },
+    );
+    noQuestion();
+  });
+});
+
 describe('AdminUserDetailPage on a slow or dropped connection', { timeout: 30_000 }, () => {
   it('keeps the account on screen when a refresh fails, with a note', async () => {
     let connected = true;

@@ -30,6 +30,8 @@ import { isRecordNotFound } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { useCurrentUser } from '../../../stores/auth-store';
+import { useDiscardQuestion } from '../../inventory/hooks/use-discard-question';
+import { useUnsavedForm } from '../../inventory/hooks/use-unsaved-form';
 import { adminUserActions, adminUserQueryOptions } from '../api/admin-users-api';
 import { AdminSessions } from '../components/admin-sessions';
 import { BilledPlanNotice } from '../components/billed-plan-notice';
@@ -97,9 +99,24 @@ export function AdminUserDetailPage() {
   // The Suspend dialog's Reason, said missing when Suspend account is pressed without one.
   const [reasonError, setReasonError] = useState<string | null>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
-  const closeSuspend = () => {
+  const [tier, setTier] = useState<string | null>(null);
+  const closeNow = () => {
     setDialog(null);
+    setReason('');
     setReasonError(null);
+    setTier(null);
+  };
+  // spec/01 §8 "You have unsaved changes.": as the app's other forms, a reason typed (or a plan chosen) in
+  // Suspend or Grant plan is asked about before Escape, a click outside, ×, Cancel or leaving the page
+  // throws it away.
+  const typed =
+    (dialog === 'suspend' || dialog === 'tier') &&
+    (reason.trim() !== '' || (dialog === 'tier' && tier !== null));
+  useUnsavedForm(() => typed);
+  const { asking, ask, question: discardQuestion } = useDiscardQuestion();
+  const closeReasonDialog = () => {
+    if (typed) ask(closeNow);
+    else closeNow();
   };
   const suspend = () => {
     // The button stays enabled: a disabled one is skipped by the keyboard and says nothing of why.
@@ -112,13 +129,11 @@ export function AdminUserDetailPage() {
     }
     act.mutate('suspend');
   };
-  const [tier, setTier] = useState<string | null>(null);
 
   const settle = (detail: AdminUserDetail, message: string) => {
     queryClient.setQueryData(adminUserQueryOptions(id).queryKey, detail);
     void queryClient.invalidateQueries({ queryKey: ['admin', 'users', 'list'] });
-    setDialog(null);
-    setReason('');
+    closeNow();
     toast.success(message);
   };
   const act = useMutation({
@@ -327,7 +342,8 @@ export function AdminUserDetailPage() {
 
       <Modal
         opened={dialog === 'suspend'}
-        onClose={closeSuspend}
+        onClose={closeReasonDialog}
+        closeOnEscape={!asking}
         title="Suspend this account"
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
@@ -352,7 +368,7 @@ export function AdminUserDetailPage() {
             minRows={2}
           />
           <Group justify="flex-end">
-            <Button variant="default" onClick={closeSuspend}>
+            <Button variant="default" onClick={closeReasonDialog}>
               Cancel
             </Button>
             <Button color="red.9" onClick={suspend} loading={act.isPending}>
@@ -386,7 +402,8 @@ export function AdminUserDetailPage() {
 
       <Modal
         opened={dialog === 'tier'}
-        onClose={() => setDialog(null)}
+        onClose={closeReasonDialog}
+        closeOnEscape={!asking}
         title="Grant a plan without payment"
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
@@ -411,7 +428,7 @@ export function AdminUserDetailPage() {
             minRows={2}
           />
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDialog(null)}>
+            <Button variant="default" onClick={closeReasonDialog}>
               Cancel
             </Button>
             <Button
@@ -424,6 +441,7 @@ export function AdminUserDetailPage() {
           </Group>
         </Stack>
       </Modal>
+      {discardQuestion}
     </Stack>
   );
 }
