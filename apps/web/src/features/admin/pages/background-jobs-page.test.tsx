@@ -1,5 +1,5 @@
 import type { AdminJob } from '@haversack/contracts';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -83,6 +83,33 @@ describe('BackgroundJobsPage', { timeout: 30_000 }, () => {
     const empty = await screen.findByTestId('empty-state');
     expect(within(empty).getByText('No job is scheduled for later.')).toBeInTheDocument();
     expect(String(listCalls(fetchMock).at(-1)?.[0])).toContain('status=scheduled');
+  });
+
+  it('keeps the chosen status in the address, so a reload or Back and Forward return to it', async () => {
+    const fetchMock = mockFetch(({ url }) =>
+      url.includes('status=failed') ? listPage([buildJob()]) : listPage([]),
+    );
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, '/admin/jobs?status=queued');
+    // Opened from the address (a reload): the Queued tab, not the first one.
+    expect(await screen.findByRole('radio', { name: 'Queued' }, { timeout: 10_000 })).toBeChecked();
+    expect(await screen.findByText('No job is waiting to run right now.')).toBeInTheDocument();
+    expect(String(listCalls(fetchMock).at(-1)?.[0])).toContain('status=queued');
+
+    await user.click(screen.getByRole('radio', { name: 'Scheduled' }));
+    expect(router.state.location.search).toBe('?status=scheduled');
+    expect(await screen.findByText('No job is scheduled for later.')).toBeInTheDocument();
+
+    await act(() => router.navigate(-1));
+    expect(screen.getByRole('radio', { name: 'Queued' })).toBeChecked();
+    expect(await screen.findByText('No job is waiting to run right now.')).toBeInTheDocument();
+    await act(() => router.navigate(1));
+    expect(screen.getByRole('radio', { name: 'Scheduled' })).toBeChecked();
+
+    // The first tab, Failed, is the address without a status.
+    await user.click(screen.getByRole('radio', { name: 'Failed' }));
+    expect(router.state.location.search).toBe('');
+    expect(await screen.findByText('SMTP refused the message')).toBeInTheDocument();
   });
 
   it('retries a job and asks for the list again', async () => {

@@ -15,7 +15,6 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { PastLastPage } from '../../../components/past-last-page';
@@ -27,6 +26,7 @@ import { toast } from '../../../lib/toast';
 import { adminJobsQuery, retryJob, systemHealthKeys } from '../api/system-health-api';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { adminDateTime } from '../lib/format';
+import { useStatusTabAddress } from '../lib/use-status-tab-address';
 
 const emptyMessages: Record<JobStatus, string> = {
   queued: 'No job is waiting to run right now.',
@@ -141,8 +141,8 @@ function JobCards({ jobs }: { jobs: AdminJob[] }) {
 /** Issue 15 Background Jobs (/admin/jobs; the spec's /admin/sidekiq): the durable queue by status. */
 export function BackgroundJobsPage() {
   usePageTitle('Admin Background Jobs');
-  const [status, setStatus] = useState<JobStatus>('failed');
-  const [page, setPage] = useState(1);
+  const { status, page, show } = useStatusTabAddress(isJobStatus, 'failed');
+  const setPage = (nextPage: number) => show(status, nextPage);
   const query = useQuery(adminJobsQuery(status, page));
   const pager = (totalPages: number) =>
     totalPages > 1 ? (
@@ -167,8 +167,7 @@ export function BackgroundJobsPage() {
         aria-label="Job status"
         value={status}
         onChange={(value) => {
-          if (isJobStatus(value)) setStatus(value);
-          setPage(1);
+          if (isJobStatus(value)) show(value);
         }}
         data={[
           { value: 'failed', label: 'Failed' },

@@ -1,5 +1,5 @@
 import type { AdminReport } from '@haversack/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
@@ -68,6 +68,34 @@ describe('ModerationPage', { timeout: 30_000 }, () => {
     expect(screen.getByText('There is one page in this list.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Go to page 1' }));
     expect(await screen.findByTestId('report-card')).toBeInTheDocument();
+  });
+
+  it('keeps the chosen status in the address, so a reload or Back and Forward return to it', async () => {
+    const fetchMock = serve([]);
+    const reportCalls = () =>
+      fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('/admin/reports?'));
+    const user = userEvent.setup();
+    const { router } = renderRoutes(
+      [{ path: '/admin/moderation', element: <ModerationPage /> }],
+      '/admin/moderation?status=dismissed',
+    );
+    // Opened from the address (a reload): the Dismissed tab, not the first one.
+    expect(await screen.findByRole('radio', { name: 'Dismissed' }, { timeout: 10_000 })).toBeChecked();
+    await waitFor(() => expect(reportCalls().at(-1)).toContain('status=dismissed'), { timeout: 5_000 });
+
+    await user.click(screen.getByRole('radio', { name: 'Unpublished' }));
+    expect(router.state.location.search).toBe('?status=unpublished');
+    await waitFor(() => expect(reportCalls().at(-1)).toContain('status=unpublished'), { timeout: 5_000 });
+
+    await act(() => router.navigate(-1));
+    expect(screen.getByRole('radio', { name: 'Dismissed' })).toBeChecked();
+    await act(() => router.navigate(1));
+    expect(screen.getByRole('radio', { name: 'Unpublished' })).toBeChecked();
+
+    // The first tab, Open, is the address without a status.
+    await user.click(screen.getByRole('radio', { name: 'Open' }));
+    expect(router.state.location.search).toBe('');
+    expect(await screen.findByText('No Open Reports')).toBeInTheDocument();
   });
 
   it('shows what was reported, a link to it while public, and why, before the buttons', async () => {

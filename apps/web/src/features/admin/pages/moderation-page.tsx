@@ -31,6 +31,7 @@ import {
 } from '../api/moderation-api';
 import { AdminPageHeader } from '../components/admin-page-header';
 import { adminDateTime } from '../lib/format';
+import { useStatusTabAddress } from '../lib/use-status-tab-address';
 
 const targetLabels = {
   item_template: 'Item template',
@@ -39,11 +40,15 @@ const targetLabels = {
   party: 'Party',
 } as const;
 
+function isReportStatus(value: string): value is ReportStatusFilter {
+  return value === 'open' || value === 'dismissed' || value === 'unpublished';
+}
+
 /** Issue 15 Moderation (/admin/moderation): the queue of reports on public content. */
 export function ModerationPage() {
   usePageTitle('Admin Moderation');
-  const [status, setStatus] = useState<ReportStatusFilter>('open');
-  const [page, setPage] = useState(1);
+  const { status, page, show } = useStatusTabAddress(isReportStatus, 'open');
+  const setPage = (nextPage: number) => show(status, nextPage);
   const query = useQuery(adminReportsQuery(status, page));
   const pager = (totalPages: number) =>
     totalPages > 1 ? (
@@ -61,10 +66,7 @@ export function ModerationPage() {
       <SegmentedControl
         aria-label="Report status"
         value={status}
-        onChange={(value) => {
-          setStatus(value === 'dismissed' || value === 'unpublished' ? value : 'open');
-          setPage(1);
-        }}
+        onChange={(value) => show(isReportStatus(value) ? value : 'open')}
         data={[
           { value: 'open', label: 'Open' },
           { value: 'dismissed', label: 'Dismissed' },
