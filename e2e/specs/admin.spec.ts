@@ -62,14 +62,18 @@ test('a non-admin opening /admin lands on the dashboard, and the admin sees the 
   // On a phone the bar keeps the theme switch, and the menu names who is signed in.
   await page.setViewportSize({ width: 375, height: 812 });
   await expect(page.getByRole('button', { name: /^Switch to (light|dark) theme$/ })).toBeVisible();
-  // The bar's two ends keep apart on the narrower phones too: the initial never lies on the badge.
-  for (const width of [375, 360]) {
+  // The bar's two ends keep apart on the narrower phones too, down to 320 px: the initial never lies on
+  // the badge, and Exit Admin Mode keeps its name when only its icon is left.
+  for (const width of [375, 360, 320]) {
     await page.setViewportSize({ width, height: 812 });
     const badge = await page.getByTestId('admin-mode-badge').boundingBox();
     const initial = await page.getByRole('img', { name: /^Signed in as / }).boundingBox();
     expect(initial?.x ?? 0, `at ${width} px`).toBeGreaterThanOrEqual(
       (badge?.x ?? 0) + (badge?.width ?? 0) + 8,
     );
+    await expect(page.getByRole('link', { name: 'Exit Admin Mode' }), `at ${width} px`).toBeInViewport({
+      ratio: 1,
+    });
   }
   await page.setViewportSize({ width: 375, height: 812 });
   await page.getByRole('button', { name: 'Open admin navigation' }).click();

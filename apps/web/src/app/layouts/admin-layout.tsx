@@ -24,6 +24,8 @@ export function AdminLayout() {
   const { pathname } = useLocation();
   const [menuOpen, { toggle, close }] = useDisclosure(false);
   const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
+  // Below 360 px even "Exit" lies on the ADMIN MODE badge: the button keeps only its icon (and its name).
+  const isNarrowPhone = useMediaQuery('(max-width: 22.49em)') ?? false;
   const reduceMotion = useReducedMotion();
   const [sessionStartedAt] = useState(() => new Date());
   const initial = (displayNameOf(user) || '?').charAt(0).toUpperCase();
@@ -119,14 +121,17 @@ export function AdminLayout() {
               size="compact-sm"
               aria-label="Exit Admin Mode"
               leftSection={<IconDoorExit size={16} aria-hidden="true" />}
+              styles={{ section: { marginInlineEnd: isNarrowPhone ? 0 : undefined } }}
             >
               {/* A phone has room for the badge, the initial and a short label only. */}
               <Box component="span" visibleFrom="xs">
                 Exit Admin Mode
               </Box>
-              <Box component="span" hiddenFrom="xs">
-                Exit
-              </Box>
+              {isNarrowPhone ? null : (
+                <Box component="span" hiddenFrom="xs">
+                  Exit
+                </Box>
+              )}
             </Button>
             <Button
               onClick={() => void signOut()}
