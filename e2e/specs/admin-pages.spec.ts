@@ -70,6 +70,13 @@ test('an admin changes the tier of a filtered set of users after a dry run, and 
   await signInAsAdmin(page);
   await page.goto('/admin/bulk-operations');
   await expect(page.getByRole('heading', { name: 'Bulk Operations', level: 1 })).toBeVisible();
+  // At 1280 px the tier field has room for its label on one line, as the filters' labels have.
+  const tierLabel = await page
+    .getByText('Change their tier to (without payment)', { exact: true })
+    .boundingBox();
+  const filterLabel = await page.getByText('E-mail contains', { exact: true }).boundingBox();
+  expect(tierLabel?.height).toBeGreaterThan(0);
+  expect(tierLabel?.height).toBe(filterLabel?.height);
   await page.getByLabel('E-mail contains').fill(tag);
   await page.getByRole('button', { name: 'Count Matches (Dry Run)' }).click();
   await expect(page.getByTestId('bulk-preview-count')).toHaveText('1 users match.');

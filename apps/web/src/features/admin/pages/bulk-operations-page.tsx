@@ -220,7 +220,8 @@ export function BulkOperationsPage() {
                   }}
                   data={tierIdentifiers.map((t) => ({ value: t, label: tierNames[t] }))}
                   allowDeselect={false}
-                  w={{ base: '100%', xs: 260 }}
+                  // Room for its label on one line: at 260 px "(without payment)" wrapped under it.
+                  w={{ base: '100%', xs: 320 }}
                 />
               )}
             </>
