@@ -83,7 +83,7 @@ test('a non-admin opening /admin lands on the dashboard, and the admin sees the 
 
   await page.getByLabel('Actor').fill('nobody-at-all@example.com');
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  await expect(page.getByRole('heading', { name: 'No audit entries' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No Audit Entries', exact: true })).toBeVisible();
   await screenshotBothWidths(page, 'admin-audit-logs-empty');
 
   // A page chosen by keyboard in the phone's menu: the menu closes with the focused link, and the new

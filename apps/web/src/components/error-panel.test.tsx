@@ -8,7 +8,7 @@ import { ErrorPanel } from './error-panel';
 function renderPanel(error: Error, onRetry = vi.fn()) {
   render(
     <MantineProvider env="test" theme={theme}>
-      <ErrorPanel title="The audit log could not be loaded" error={error} onRetry={onRetry} />
+      <ErrorPanel title="Failed to Load Audit Logs" error={error} onRetry={onRetry} />
     </MantineProvider>,
   );
 }
@@ -40,7 +40,7 @@ describe('ErrorPanel', () => {
       }),
     );
     const panel = screen.getByRole('alert');
-    expect(panel).toHaveTextContent('The audit log could not be loaded');
+    expect(panel).toHaveTextContent('Failed to Load Audit Logs');
     expect(panel).toHaveTextContent('Server error. Please try again later.');
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
   });

@@ -2,6 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { failure, mockFetch } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
+import { AdminSettingsPage } from './admin-settings-page';
+import { AdminUsersPage } from './admin-users-page';
+import { AuditLogsPage } from './audit-logs-page';
 import { BackgroundJobsPage } from './background-jobs-page';
 import { BulkOperationsPage } from './bulk-operations-page';
 import { CommunicationsPage } from './communications-page';
@@ -35,5 +38,19 @@ describe('admin pages whose figures could not be fetched', { timeout: 30_000 }, 
     for (const panel of screen.getAllByTestId('error-panel')) {
       expect(panel).toHaveTextContent(/Unable to fetch [^.]+: Server error\. Please try again later\./);
     }
+  });
+});
+
+// Three pages titled their panel "X could not be loaded" beside the other admin pages' "Failed to Load X",
+// the form of the spec's "Failed to Load Parties".
+describe('admin pages whose list could not be fetched', { timeout: 30_000 }, () => {
+  it.each([
+    ['/admin/users', 'Failed to Load Users', <AdminUsersPage key="users" />],
+    ['/admin/audit', 'Failed to Load Audit Logs', <AuditLogsPage key="audit" />],
+    ['/admin/settings', 'Failed to Load Settings', <AdminSettingsPage key="settings" />],
+  ])('%s titles its error panel %s', async (path, title, element) => {
+    mockFetch(() => failure(500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side.'));
+    renderRoutes([{ path, element }], path);
+    expect(await screen.findByTestId('error-panel', {}, { timeout: 10_000 })).toHaveTextContent(title);
   });
 });

@@ -46,7 +46,7 @@ export function AdminSettingsPage() {
         </Stack>
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
-          title="Settings could not be loaded"
+          title="Failed to Load Settings"
           message={query.error.message}
           error={query.error}
           onRetry={() => void query.refetch()}

@@ -319,6 +319,15 @@ describe('AdminUserDetailPage on a slow or dropped connection', { timeout: 30_00
     expect(screen.queryByText('Failed to load user')).not.toBeInTheDocument();
   });
 
+  it('links back to Users in the words its error view uses', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    await screen.findByRole('heading', { name: 'orla@example.com' }, { timeout: 10_000 });
+    expect(screen.getByRole('link', { name: 'Back to Users' })).toHaveAttribute('href', '/admin/users');
+  });
+
   it('ends the page as User Not Found when a refresh finds the account deleted meanwhile', async () => {
     let deleted = false;
     mockFetch(({ url }) =>

@@ -205,7 +205,7 @@ export function AdminUserDetailPage() {
   return (
     <Stack gap="md">
       <Anchor component={Link} to="/admin/users" size="sm">
-        ← All users
+        Back to Users
       </Anchor>
       <Stack gap={4}>
         <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>

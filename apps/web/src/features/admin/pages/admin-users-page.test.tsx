@@ -45,7 +45,7 @@ describe('AdminUsersPage', { timeout: 30_000 }, () => {
       await screen.findByRole('heading', { name: 'This page is past the end' }, { timeout: 10_000 }),
     ).toBeInTheDocument();
     expect(screen.getByText('There are 2 pages in this list.')).toBeInTheDocument();
-    expect(screen.queryByText('No users found')).not.toBeInTheDocument();
+    expect(screen.queryByText('No Users Found')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to page 1' })).toHaveAttribute(
       'href',
       '/admin/users?search=bulk',
@@ -57,5 +57,22 @@ describe('AdminUsersPage', { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(fetchMock.mock.calls.some(([url]) => /[?&]page=2\b/.test(String(url)))).toBe(true),
     );
+  });
+
+  it('says No Users Found when a search matches nobody', async () => {
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: [],
+        meta: { current_page: 1, total_pages: 0, total_count: 0, per_page: 25 },
+      }),
+    );
+    renderRoutes([{ path: '/admin/users', element: <AdminUsersPage /> }], '/admin/users?search=nobody');
+    expect(
+      await screen.findByRole('heading', { name: 'No Users Found' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('No account matches this search. Try fewer words or filters.'),
+    ).toBeInTheDocument();
   });
 });

@@ -200,7 +200,7 @@ export function AdminUsersPage() {
         </Stack>
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
-          title="Users could not be loaded"
+          title="Failed to Load Users"
           message={query.error.message}
           error={query.error}
           onRetry={() => void query.refetch()}
@@ -213,7 +213,7 @@ export function AdminUsersPage() {
         />
       ) : query.data.users.length === 0 ? (
         <EmptyState
-          title="No users found"
+          title="No Users Found"
           message="No account matches this search. Try fewer words or filters."
         />
       ) : (

@@ -49,7 +49,7 @@ describe('AuditLogsPage', { timeout: 30_000 }, () => {
           : failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${url}`),
     );
     const { router } = renderRoutes([{ path: '/admin/audit', element: <AuditLogsPage /> }], '/admin/audit');
-    await screen.findByText('No audit entries', {}, { timeout: 10_000 });
+    await screen.findByText('No Audit Entries', {}, { timeout: 10_000 });
     fireEvent.change(screen.getByLabelText('From'), { target: { value: from } });
     fireEvent.change(screen.getByLabelText('To'), { target: { value: to } });
     await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
@@ -135,7 +135,7 @@ describe('AuditLogsPage', { timeout: 30_000 }, () => {
     expect(
       await screen.findByRole('heading', { name: 'This page is past the end' }, { timeout: 10_000 }),
     ).toBeInTheDocument();
-    expect(screen.queryByText('No audit entries')).not.toBeInTheDocument();
+    expect(screen.queryByText('No Audit Entries')).not.toBeInTheDocument();
     expect(screen.getByText('There are 3 pages in this list.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to page 1' })).toHaveAttribute(
       'href',
@@ -163,7 +163,7 @@ describe('AuditLogsPage', { timeout: 30_000 }, () => {
       [{ path: '/admin/audit', element: <AuditLogsPage /> }],
       '/admin/audit',
     );
-    await screen.findByText('No audit entries', {}, { timeout: 10_000 });
+    await screen.findByText('No Audit Entries', {}, { timeout: 10_000 });
     const action = screen.getByRole('combobox', { name: /Action/ });
     expect(action).toHaveAttribute('placeholder', 'Any action');
     connected = false;

@@ -127,7 +127,7 @@ export function AuditLogsPage() {
         </Stack>
       ) : failedWithNothingToShow(query) ? (
         <ErrorPanel
-          title="The audit log could not be loaded"
+          title="Failed to Load Audit Logs"
           message={query.error.message}
           error={query.error}
           onRetry={() => void query.refetch()}
@@ -140,7 +140,7 @@ export function AuditLogsPage() {
         />
       ) : query.data.entries.length === 0 ? (
         <EmptyState
-          title="No audit entries"
+          title="No Audit Entries"
           message={
             Object.keys(filter).length > 0
               ? 'No entry matches these filters. Clear them to see the whole log.'
