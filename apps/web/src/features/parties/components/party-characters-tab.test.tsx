@@ -6,8 +6,8 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { theme } from '../../../app/theme';
-import { keepFocusThroughBusyButtons } from '../../../lib/keep-focus-through-busy-buttons';
 import { createQueryClient } from '../../../lib/query-client';
+import { busyButtonsLikeTheBrowser } from '../../../test/busy-buttons';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -37,30 +37,6 @@ function serve(partyCharacters: ReturnType<typeof buildCharacter>[], mine = part
   });
 }
 
-/**
- * Chrome drops the focus to <body> when the focused button is disabled (a busy Save); happy-dom leaves it on
- * the button. The app then puts it back when the button is enabled again (main.tsx): both as in the browser.
- */
-function likeTheBrowser(): () => void {
-  const stopKeeping = keepFocusThroughBusyButtons();
-  const observer = new MutationObserver((records) => {
-    for (const { target } of records) {
-      if (target instanceof HTMLButtonElement && target.disabled && document.activeElement === target) {
-        // happy-dom's blur() ignores a disabled element: the focus leaves through a stand-in instead.
-        const standIn = document.createElement('input');
-        document.body.append(standIn);
-        standIn.focus();
-        standIn.remove();
-      }
-    }
-  });
-  observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
-  return () => {
-    observer.disconnect();
-    stopKeeping();
-  };
-}
-
 /** The tab with Mantine's transitions on (renderRoutes turns them off): a closing dialog stays a moment. */
 function renderWithTransitions() {
   return render(
@@ -77,7 +53,7 @@ function renderWithTransitions() {
 describe('PartyCharactersTab', () => {
   let restore: () => void = () => undefined;
   beforeEach(() => {
-    restore = likeTheBrowser();
+    restore = busyButtonsLikeTheBrowser();
   });
   afterEach(() => restore());
 
