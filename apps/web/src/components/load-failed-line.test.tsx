@@ -29,4 +29,25 @@ describe('LoadFailedLine', () => {
     await screen.findByText('More items could not be loaded.');
     expect(screen.getByRole('button', { name: 'Try Again' })).toHaveAttribute('data-loading', 'true');
   });
+
+  it('keeps its busy Try Again focusable, so the focus stays while it waits, and asks nothing more', async () => {
+    const onRetry = vi.fn();
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: <LoadFailedLine text="More items could not be loaded." onRetry={onRetry} loading />,
+        },
+      ],
+      '/',
+    );
+    const tryAgain = await screen.findByRole('button', { name: 'Try Again' });
+    expect(tryAgain).toBeEnabled();
+    expect(tryAgain).toHaveAttribute('aria-disabled', 'true');
+    expect(tryAgain).toHaveAttribute('type', 'button');
+    tryAgain.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(tryAgain).toHaveFocus();
+    expect(onRetry).not.toHaveBeenCalled();
+  });
 });
