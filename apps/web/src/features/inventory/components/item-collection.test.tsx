@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { busyButtonsLikeTheBrowser } from '../../../test/busy-buttons';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
 import { noItemFilters } from '../api/inventory-api';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
@@ -486,6 +487,69 @@ describe('ItemCollection when loading fails', () => {
       () => expect(screen.queryByText('More items could not be loaded.')).not.toBeInTheDocument(),
       { timeout: 5_000 },
     );
+  });
+
+  it('keeps the focus on Try Again while it waits, then gives it to the first item loaded', async () => {
+    const many = Array.from({ length: 100 }, (_, index) =>
+      buildItem({ id: `item-${index}`, name: `Torch ${index + 1}`, quantity: 1 }),
+    );
+    let failing = true;
+    let answerSecondTry: () => void = () => undefined;
+    const secondTry = new Promise<void>((resolve) => {
+      answerSecondTry = resolve;
+    });
+    let firstPageSize = 0;
+    mockFetch(async ({ url }) => {
+      const page = requestedPage(url);
+      const perPage = requestedPerPage(url);
+      if (page === 1) firstPageSize = perPage;
+      if (page > 1 && failing) return failure();
+      if (page > 1) await secondTry;
+      return pageOf(many, page, perPage);
+    });
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.dataset.virtualised ? 600 : 0;
+    });
+    const restoreBusyButtons = busyButtonsLikeTheBrowser();
+    try {
+      renderFailing('list');
+      await screen.findByText('More items could not be loaded.', {}, { timeout: 5_000 });
+      const user = userEvent.setup();
+      const tryAgain = screen.getByRole('button', { name: 'Try Again' });
+      tryAgain.focus();
+      failing = false;
+      await user.keyboard('{Enter}');
+      // Waiting: the button says it is busy, and the keyboard's place is not dropped to the page.
+      await waitFor(() => expect(tryAgain).toHaveAttribute('aria-disabled', 'true'), { timeout: 5_000 });
+      expect(tryAgain).toHaveFocus();
+
+      answerSecondTry();
+      await waitFor(
+        () =>
+          expect(
+            screen.getByRole('button', { name: `Torch ${firstPageSize + 1}, quantity 1` }),
+          ).toHaveFocus(),
+        { timeout: 5_000 },
+      );
+      expect(screen.queryByText('More items could not be loaded.')).not.toBeInTheDocument();
+    } finally {
+      restoreBusyButtons();
+    }
+  });
+
+  it('leaves the focus where it is when Try Again was pressed without it', async () => {
+    let failing = true;
+    mockFetch(({ url }) =>
+      requestedPage(url) === 2 && failing ? failure() : pageOf(thirty, requestedPage(url), 20),
+    );
+    renderFailing('list');
+    await screen.findByText('More items could not be loaded.', {}, { timeout: 5_000 });
+    const after = screen.getByRole('button', { name: 'After' });
+    after.focus();
+    failing = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(screen.getAllByTestId('item-tile')).toHaveLength(30), { timeout: 5_000 });
+    expect(after).toHaveFocus();
   });
 
   it('shows the full error when the first load fails', async () => {

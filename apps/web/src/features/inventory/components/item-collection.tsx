@@ -197,7 +197,7 @@ function useRovingTiles(
     focusPending,
     helpId,
   };
-  return { listRef, onKeyDown, roving };
+  return { listRef, onKeyDown, roving, focusIndex };
 }
 
 function GridHelp({ id, shown, text }: { id: string; shown: boolean; text: string }) {
@@ -351,11 +351,28 @@ export interface MoreItems {
   load: () => void;
 }
 
+const focusIsLost = () => document.activeElement === null || document.activeElement === document.body;
+
 /** At the end of a list whose next page failed: the items so far stay, with Try Again for the rest. */
-function MoreItemsFailed({ more }: { more: MoreItems }) {
+function MoreItemsFailed({
+  more,
+  onRetryWithFocus,
+}: {
+  more: MoreItems;
+  /** Try Again pressed while it had the focus: the button goes once the page comes in. */
+  onRetryWithFocus: () => void;
+}) {
+  const line = useRef<HTMLDivElement>(null);
   return (
-    <Box mt="sm" data-testid="items-load-more-failed">
-      <LoadFailedLine text="More items could not be loaded." loading={more.loading} onRetry={more.load} />
+    <Box ref={line} mt="sm" data-testid="items-load-more-failed">
+      <LoadFailedLine
+        text="More items could not be loaded."
+        loading={more.loading}
+        onRetry={() => {
+          if (line.current?.contains(document.activeElement)) onRetryWithFocus();
+          more.load();
+        }}
+      />
     </Box>
   );
 }
@@ -384,7 +401,7 @@ export function ItemGrid(
   useEffect(() => loadRest?.(), [loadRest]);
   const scrollTo = useRef<(index: number) => void>(undefined);
   const emptyRef = useRef<HTMLDivElement>(null);
-  const { listRef, onKeyDown, roving } = useRovingTiles(
+  const { listRef, onKeyDown, roving, focusIndex } = useRovingTiles(
     items,
     (index) => scrollTo.current?.(index),
     emptyRef,
@@ -446,6 +463,16 @@ export function ItemGrid(
       </SimpleGrid>
     );
   const grid = !pending && !error && items.length > 0;
+  const moreFailed = grid && more?.failed === true;
+  // Try Again had the focus: once the page came in and the line went, the first item loaded takes it (where
+  // the keyboard was going), rather than the page's start. Anything that took the focus meanwhile keeps it.
+  const focusOnceLoaded = useRef<number | null>(null);
+  useEffect(() => {
+    const firstLoaded = focusOnceLoaded.current;
+    if (moreFailed || firstLoaded === null) return;
+    focusOnceLoaded.current = null;
+    if (focusIsLost()) focusIndex(Math.min(firstLoaded, items.length - 1));
+  });
 
   return (
     <Box ref={ref}>
@@ -480,7 +507,14 @@ export function ItemGrid(
         content
       )}
       {/* Below the list's own box, not in it: on screen and in the Tab order wherever the list is scrolled. */}
-      {grid && more?.failed ? <MoreItemsFailed more={more} /> : null}
+      {grid && more?.failed ? (
+        <MoreItemsFailed
+          more={more}
+          onRetryWithFocus={() => {
+            focusOnceLoaded.current = items.length;
+          }}
+        />
+      ) : null}
     </Box>
   );
 }
