@@ -552,6 +552,17 @@ describe('ItemCollection when loading fails', () => {
     expect(after).toHaveFocus();
   });
 
+  it('tells a screen reader that more items could not be loaded, from a region there before', async () => {
+    mockFetch(({ url }) => (requestedPage(url) === 2 ? failure() : pageOf(thirty, requestedPage(url), 20)));
+    renderFailing('list');
+    // Drawn empty with the first page, so that what comes into it is read out.
+    const region = await screen.findByTestId('items-load-more-status', {}, { timeout: 5_000 });
+    expect(region).toHaveAttribute('role', 'status');
+    await waitFor(() => expect(region).toHaveTextContent('More items could not be loaded.'), {
+      timeout: 5_000,
+    });
+  });
+
   it('shows the full error when the first load fails', async () => {
     mockFetch(failure);
     renderFailing();

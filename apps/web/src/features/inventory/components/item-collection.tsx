@@ -353,8 +353,12 @@ export interface MoreItems {
 
 const focusIsLost = () => document.activeElement === null || document.activeElement === document.body;
 
-/** At the end of a list whose next page failed: the items so far stay, with Try Again for the rest. */
-function MoreItemsFailed({
+/**
+ * At the end of a list whose next page failed: the items so far stay, with Try Again for the rest. The
+ * region is drawn with the list, empty, while the server has more: a live region drawn with its text
+ * inside may never be read, and someone scrolling by keyboard must hear that the list stops there.
+ */
+function MoreItemsStatus({
   more,
   onRetryWithFocus,
 }: {
@@ -364,15 +368,19 @@ function MoreItemsFailed({
 }) {
   const line = useRef<HTMLDivElement>(null);
   return (
-    <Box ref={line} mt="sm" data-testid="items-load-more-failed">
-      <LoadFailedLine
-        text="More items could not be loaded."
-        loading={more.loading}
-        onRetry={() => {
-          if (line.current?.contains(document.activeElement)) onRetryWithFocus();
-          more.load();
-        }}
-      />
+    <Box role="status" data-testid="items-load-more-status">
+      {more.failed ? (
+        <Box ref={line} mt="sm" data-testid="items-load-more-failed">
+          <LoadFailedLine
+            text="More items could not be loaded."
+            loading={more.loading}
+            onRetry={() => {
+              if (line.current?.contains(document.activeElement)) onRetryWithFocus();
+              more.load();
+            }}
+          />
+        </Box>
+      ) : null}
     </Box>
   );
 }
@@ -507,8 +515,8 @@ export function ItemGrid(
         content
       )}
       {/* Below the list's own box, not in it: on screen and in the Tab order wherever the list is scrolled. */}
-      {grid && more?.failed ? (
-        <MoreItemsFailed
+      {grid && more ? (
+        <MoreItemsStatus
           more={more}
           onRetryWithFocus={() => {
             focusOnceLoaded.current = items.length;
