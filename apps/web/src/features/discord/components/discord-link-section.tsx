@@ -14,6 +14,7 @@ import {
   startDiscord,
   useUnlinkDiscord,
 } from '../api/discord-api';
+import { DiscordLinkLoadFailed } from './discord-link-load-failed';
 
 /** Issue 16 §1: the profile's Discord section: who is linked, Link and Unlink. */
 export function DiscordLinkSection() {
@@ -48,16 +49,7 @@ export function DiscordLinkSection() {
   if (link.isPending || providers.isPending) {
     body = <Skeleton height={36} aria-label="Loading your Discord link" />;
   } else if (failedWithNothingToShow(link)) {
-    body = (
-      <Group gap="sm">
-        <Text size="sm" c="red">
-          Could not load your Discord link.
-        </Text>
-        <Button size="xs" variant="default" onClick={() => void link.refetch()}>
-          Try again
-        </Button>
-      </Group>
-    );
+    body = <DiscordLinkLoadFailed onRetry={() => void link.refetch()} />;
   } else if (link.data.account) {
     const account = link.data.account;
     body = (

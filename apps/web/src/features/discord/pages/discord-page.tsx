@@ -26,6 +26,7 @@ import {
   discordLinkQueryOptions,
   startDiscord,
 } from '../api/discord-api';
+import { DiscordLinkLoadFailed } from '../components/discord-link-load-failed';
 
 const commands = [
   {
@@ -139,17 +140,7 @@ function LinkStep({ signInEnabled }: { signInEnabled: boolean }) {
   } else if (link.isPending) {
     action = <Skeleton height={36} width={160} aria-label="Loading your Discord link" />;
   } else if (failedWithNothingToShow(link)) {
-    // Not Link Discord: the user may be linked already. Said as the profile's Discord section says it.
-    action = (
-      <Group gap="sm">
-        <Text size="sm" c="red">
-          Could not load your Discord link.
-        </Text>
-        <Button size="xs" variant="default" onClick={() => void link.refetch()}>
-          Try again
-        </Button>
-      </Group>
-    );
+    action = <DiscordLinkLoadFailed onRetry={() => void link.refetch()} />;
   } else if (link.data.account) {
     action = (
       <Text size="sm" data-testid="discord-page-linked">

@@ -16,7 +16,6 @@ import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { DetailLoadError } from '../../../components/detail-load-error';
 import { useLineClamp } from '../../../components/line-clamp';
 import { formatCount } from '../../../lib/format';
 import { isRecordNotFound, toastUnexplainedFailure } from '../../../lib/http-client';
@@ -33,6 +32,7 @@ import {
   itemTemplateKeys,
   itemTemplateQuery,
 } from '../api/item-templates-api';
+import { TemplateLoadError } from '../components/template-load-error';
 import { templatePrice } from '../components/template-summary';
 
 /**
@@ -120,15 +120,7 @@ export function ItemDetailPage() {
     );
   }
   if (query.isError && (!query.data || isRecordNotFound(query.error))) {
-    return (
-      <DetailLoadError
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        subject="Item"
-        notFoundText="The item template might not exist or you may not have permission to view it."
-        back={{ href: '/items', label: 'Back to My Items' }}
-      />
-    );
+    return <TemplateLoadError error={query.error} onRetry={() => void query.refetch()} />;
   }
   const template = query.data;
   const rarity = rarityOf(template.metadata);

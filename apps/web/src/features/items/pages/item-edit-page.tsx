@@ -2,7 +2,6 @@ import { itemTemplateMessages } from '@haversack/contracts';
 import { Alert, Anchor, Button, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { DetailLoadError } from '../../../components/detail-load-error';
 import { ErrorPanel } from '../../../components/error-panel';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { isRecordNotFound } from '../../../lib/http-client';
@@ -16,6 +15,7 @@ import {
   updateItemTemplate,
 } from '../api/item-templates-api';
 import { changedFields, TemplateForm, templateFormValues } from '../components/template-form';
+import { TemplateLoadError } from '../components/template-load-error';
 
 /** /items/{id}/edit: the creator changes a template. */
 export function ItemEditPage() {
@@ -45,15 +45,7 @@ export function ItemEditPage() {
   // A template deleted meanwhile (404 on a refresh, as on a first load) ends the page as the template's own
   // page does; a refresh that failed otherwise keeps the form with a note.
   if (query.isError && isRecordNotFound(query.error)) {
-    return (
-      <DetailLoadError
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        subject="Item"
-        notFoundText="The item template might not exist or you may not have permission to view it."
-        back={{ href: '/items', label: 'Back to My Items' }}
-      />
-    );
+    return <TemplateLoadError error={query.error} onRetry={() => void query.refetch()} />;
   }
   if (failedWithNothingToShow(query)) {
     return (
