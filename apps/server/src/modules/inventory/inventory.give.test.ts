@@ -452,11 +452,12 @@ describe('a give or move made by someone else than the character’s player (rev
     const withinPip = await pouchOf();
     await fill(withinPip);
     expect((await remove(withinPip, pip.primary_container_id)).statusCode).toBe(204);
-    // Emptied beforehand, a container's deletion moves nothing: nothing to tell.
+    // Emptied beforehand, a container's deletion moves nothing, but it is still gone: its player is told.
     const empty = await pouchOf();
     expect((await remove(empty, pip.primary_container_id)).statusCode).toBe(204);
 
     expect(await inbox(pipPlayer)).toEqual([
+      ['items_moved', `${gm.user.username} deleted Pouch (Pip).`, `/characters/${pip.id}`],
       [
         'items_moved',
         `${gm.user.username} deleted Pouch and moved 1 × Lantern, 2 × Rope to Backpack.`,
@@ -465,6 +466,50 @@ describe('a give or move made by someone else than the character’s player (rev
       ['items_moved', `${toBrom}.`, `/characters/${pip.id}`],
     ]);
     expect(await inbox(bromPlayer)).toEqual([['items_received', `${toBrom}.`, `/characters/${brom.id}`]]);
+    expect(await inbox(gm)).toEqual([]);
+  });
+
+  it('the GM deleting an empty container of a character tells its player, once, and nobody else', async () => {
+    const { gm, party, pipPlayer, bromPlayer, pip } = await partyOfTwo();
+    const pouch = String(
+      body(
+        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
+      ).data.id,
+    );
+    const publish = vi.spyOn(ctx.app.services.events, 'publish');
+    const deleted = await call('DELETE', `/containers/${pouch}`, gm);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    const events = publish.mock.calls.flatMap(([batch]) => batch as DomainEvent[]);
+    publish.mockRestore();
+    const told = `${gm.user.username} deleted Pouch (Pip)`;
+    // Told live too, by the one inventory_updated the party hears of the deletion.
+    const summary = inventorySummaries(events).find((e) => e.partyId === party.id);
+    expect(summary?.ids).toMatchObject({
+      source_owner_user_id: pipPlayer.user.id,
+      source_owner_notice: told,
+    });
+    expect(summary?.ids).not.toHaveProperty('recipient_user_id');
+
+    expect(await inbox(pipPlayer)).toEqual([['items_moved', `${told}.`, `/characters/${pip.id}`]]);
+    expect(await inbox(bromPlayer)).toEqual([]);
+    expect(await inbox(gm)).toEqual([]);
+  });
+
+  it('a player deleting their own empty container, or the GM an empty party container, tells nobody', async () => {
+    const { gm, party, pipPlayer, bromPlayer, pip } = await partyOfTwo();
+    const ownPouch = String(
+      body(
+        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
+      ).data.id,
+    );
+    const chest = String(
+      body(await call('POST', '/containers', gm, { container: { party_id: party.id, name: 'Chest' } })).data
+        .id,
+    );
+    expect((await call('DELETE', `/containers/${ownPouch}`, pipPlayer)).statusCode).toBe(204);
+    expect((await call('DELETE', `/containers/${chest}`, gm)).statusCode).toBe(204);
+    expect(await inbox(pipPlayer)).toEqual([]);
+    expect(await inbox(bromPlayer)).toEqual([]);
     expect(await inbox(gm)).toEqual([]);
   });
 

@@ -285,6 +285,11 @@ function deletionSentence(actor: string, moved: string[], source: Place, target:
   return `${actor} deleted ${from} and moved ${what} to ${to}`;
 }
 
+/** What the player of an empty container someone else deleted is told ("Gwen deleted Pouch (Pip)"). */
+function emptyDeletionSentence(actor: string, source: Place): string {
+  return `${actor} deleted ${placeName(source)}`;
+}
+
 /**
  * A container as the ledger names it, with whose it is ("Backpack (Korrin)"), as moves name theirs: every
  * character's first container is a Backpack, and a party's Activity lists all of them.
@@ -707,6 +712,13 @@ export class InventoryService {
             details: [{ field: 'destination_container_id', message }],
           });
         }
+      } else {
+        // Empty, it moves nothing, yet its player finds a container gone: told as a deletion with contents
+        // is, by the same rules (the container is its own target, so no receiver is told).
+        told = await this.#tellOwners(tx, actor, context, context, async () => {
+          const sentence = emptyDeletionSentence(actor.username, context);
+          return { sentence, recipientNotice: sentence };
+        });
       }
       const scope = context.character ? 'personal' : 'party';
       await this.#countAction(tx, actor.id, scope, context.party?.id ?? null);
