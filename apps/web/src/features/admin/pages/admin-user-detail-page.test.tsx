@@ -75,6 +75,7 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
     ['Suspend', 'Suspend this account', { role: 'textbox', name: /Reason/ }],
     ['Revoke sessions', 'Revoke every session', { role: 'button', name: 'Cancel' }],
     ['Grant plan', 'Grant a plan without payment', { role: 'combobox', name: /Plan/ }],
+    ['Send password reset', 'Send a password reset', { role: 'button', name: 'Cancel' }],
   ] as const)('opens %s on its first field or its safe button, not on ×', async (open, title, first) => {
     mockFetch(({ url }) =>
       url.endsWith('/api/v1/admin/users/u-1') ? success(detail) : failure(404, 'RESOURCE_NOT_FOUND', url),
@@ -162,6 +163,39 @@ describe('AdminUserDetailPage', { timeout: 30_000 }, () => {
     expect(dialog).toHaveTextContent(
       'orla@example.com will be signed out on every device and their API tokens will be revoked. They can sign in again.',
     );
+  });
+
+  // Review: one click mailed the user at once, unlike every other staff action here.
+  it('asks before sending a password reset, and gives focus back to the button either way', async () => {
+    const calls = mockFetch(({ url }) =>
+      url.endsWith('/api/v1/admin/users/u-1')
+        ? success(detail)
+        : url.endsWith('/api/v1/admin/users/u-1/password_reset')
+          ? success({ message: 'sent' })
+          : failure(404, 'RESOURCE_NOT_FOUND', url),
+    );
+    const resets = () => calls.mock.calls.filter(([url]) => String(url).endsWith('/password_reset'));
+    renderRoutes([{ path: '/admin/users/:id', element: <AdminUserDetailPage /> }], '/admin/users/u-1');
+    const button = await screen.findByRole('button', { name: 'Send password reset' }, { timeout: 10_000 });
+
+    await userEvent.click(button);
+    const asked = await screen.findByRole('dialog', { name: 'Send a password reset' });
+    expect(asked).toHaveTextContent('Send a password reset link to orla@example.com?');
+    await userEvent.click(within(asked).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(button).toHaveFocus());
+    expect(resets()).toEqual([]);
+
+    await userEvent.click(button);
+    const again = await screen.findByRole('dialog', { name: 'Send a password reset' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Send reset link' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(resets()).toHaveLength(1);
+    expect(resets()[0]?.[1]).toMatchObject({ method: 'POST' });
+    expect(useUiStore.getState().toasts.map((toast) => toast.message)).toEqual([
+      'A password reset link is on its way to the user.',
+    ]);
+    await waitFor(() => expect(button).toHaveFocus());
   });
 
   it('says a suspension needs a reason, and asks for it when Suspend account is pressed without one', async () => {

@@ -85,7 +85,7 @@ function Sponsorships({ sponsorships }: { sponsorships: AdminUserDetail['sponsor
   );
 }
 
-type Dialog = 'suspend' | 'tier' | 'revoke' | 'delete' | null;
+type Dialog = 'suspend' | 'tier' | 'revoke' | 'reset' | 'delete' | null;
 
 /** Issue 15, a user's whole picture and what staff may do: suspend, sign out, comp a plan, reset. */
 export function AdminUserDetailPage() {
@@ -171,7 +171,10 @@ export function AdminUserDetailPage() {
     },
     onSuccess: ({ detail, message }) => {
       if (detail) settle(detail, message);
-      else toast.success(message);
+      else {
+        closeNow();
+        toast.success(message);
+      }
     },
   });
 
@@ -241,7 +244,7 @@ export function AdminUserDetailPage() {
         <Button variant="default" onClick={() => setDialog('tier')}>
           Grant plan
         </Button>
-        <Button variant="default" onClick={() => act.mutate('reset')} loading={act.isPending}>
+        <Button variant="default" onClick={() => setDialog('reset')}>
           Send password reset
         </Button>
         <Button color="red.9" onClick={() => setDialog('delete')} disabled={isSelf || user.admin}>
@@ -395,6 +398,26 @@ export function AdminUserDetailPage() {
             </Button>
             <Button color="red.9" onClick={() => act.mutate('revoke')} loading={act.isPending}>
               Revoke sessions
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      {/* It mails the user at once: asked first, as Revoke sessions is. */}
+      <Modal
+        opened={dialog === 'reset'}
+        onClose={() => setDialog(null)}
+        title="Send a password reset"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="sm">
+          <Text size="sm">Send a password reset link to {user.email}?</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDialog(null)} data-autofocus>
+              Cancel
+            </Button>
+            <Button onClick={() => act.mutate('reset')} loading={act.isPending}>
+              Send reset link
             </Button>
           </Group>
         </Stack>
