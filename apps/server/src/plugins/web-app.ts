@@ -48,6 +48,11 @@ export const webAppPlugin = fp(
           }
         },
       });
+      // The pages name /favicon.svg (index.html), but a browser showing an answer that is no page (a JSON
+      // link opened in a tab) asks for /favicon.ico by habit: sent on to the one icon, not answered 404.
+      app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
+        reply.redirect('/favicon.svg', 301),
+      );
     } else {
       app.log.warn('web app not built: run `npm run build` to serve it; the API works without it');
     }
