@@ -7,6 +7,7 @@ import { forgetSignOutHere } from '../lib/session-end-note';
 import { forgetAllUnanswered } from '../lib/unanswered-changes';
 import { initialAuthState, useAuthStore } from '../stores/auth-store';
 import { useUiStore } from '../stores/ui-store';
+import { layOutCharts } from './charts';
 
 // findBy*/waitFor give up after 1 s by default: on a busy 2-core machine a modal or a lazy page can take
 // longer than that to appear (CI once took past 5 s for a mutation and the list asked again after it).
@@ -52,6 +53,8 @@ if (!('ResizeObserver' in window)) {
 Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: window.ResizeObserver });
 
 window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
+
+layOutCharts();
 
 // Unit tests have no server. A call no test answered fails at once, as it would offline, naming its
 // address; before, it went to happy-dom's origin (127.0.0.1:3000), printed ECONNREFUSED into the run, and

@@ -1,7 +1,6 @@
 import type { AdminAnalytics } from '@haversack/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { layOutCharts } from '../../../test/charts';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { AnalyticsPage } from './analytics-page';
@@ -21,7 +20,6 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('AnalyticsPage', { timeout: 30_000 }, () => {
   it('keeps the charts out of the tab order: the table beside them holds their figures', async () => {
-    layOutCharts();
     mockFetch(({ url }) =>
       url.startsWith('/api/v1/admin/stats/analytics?')
         ? success({
@@ -42,7 +40,6 @@ describe('AnalyticsPage', { timeout: 30_000 }, () => {
   });
 
   it('counts in whole numbers on every chart’s axis, however small the counts', async () => {
-    layOutCharts();
     const small = { ...point('2026-11-01'), signups: 1, active_users: 1, upgrades: 1, loot_activity: 1 };
     mockFetch(({ url }) =>
       url.startsWith('/api/v1/admin/stats/analytics?')

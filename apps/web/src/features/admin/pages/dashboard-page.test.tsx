@@ -2,7 +2,6 @@ import type { AdminDashboard } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { layOutCharts } from '../../../test/charts';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { DashboardPage } from './dashboard-page';
@@ -48,7 +47,6 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
   });
 
   it('keeps the donut out of the tab order: the list beside it holds its figures', async () => {
-    layOutCharts();
     mockFetch(({ url }) =>
       url === '/api/v1/admin/stats/dashboard'
         ? success({
@@ -69,7 +67,6 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
 
   // The stroke that parts one tier's slice from the next drew a lone radius across a ring of one tier.
   it('draws a ring with no seam when one tier holds every user, and parts the slices when several do', async () => {
-    layOutCharts();
     const dashboardWith = (tiers: AdminDashboard['subscriptions_by_tier']): AdminDashboard => ({
       users: { total: 5, new_7d: 1, new_30d: 1, active_7d: 1, active_30d: 1 },
       parties: 0,
@@ -109,7 +106,6 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
   });
 
   it("counts the inventory chart's actions in whole numbers", async () => {
-    layOutCharts();
     mockFetch(({ url }) =>
       url === '/api/v1/admin/stats/dashboard'
         ? success({
@@ -137,7 +133,6 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
 
   // Review M1: the chart was a focusable role=application whose arrow-key tooltip no screen reader heard.
   it('gives the day-by-day inventory actions as a table behind "Show as table", the chart out of the tab order', async () => {
-    layOutCharts();
     mockFetch(({ url }) =>
       url === '/api/v1/admin/stats/dashboard'
         ? success({

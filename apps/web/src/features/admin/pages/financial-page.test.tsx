@@ -2,7 +2,6 @@ import type { AdminFinancial } from '@haversack/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { layOutCharts } from '../../../test/charts';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { adminDateTime } from '../lib/format';
@@ -13,7 +12,6 @@ afterEach(() => vi.restoreAllMocks());
 describe('FinancialPage', { timeout: 30_000 }, () => {
   // Review M1: the chart was a focusable role=application whose arrow-key tooltip no screen reader heard.
   it('gives the month-by-month revenue as a table behind "Show as table", the chart out of the tab order', async () => {
-    layOutCharts();
     const financial: AdminFinancial = {
       by_tier_status: [],
       monthly_revenue: [
