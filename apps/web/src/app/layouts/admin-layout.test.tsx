@@ -13,6 +13,21 @@ import { AdminLayout } from './admin-layout';
 
 const session = { token: 'admin-session-1', expires_at: '2030-01-01T00:00:00.000Z' };
 
+/** The server's side of the admin session: opened on entering the area, then found valid on every check. */
+const mockAdminSession = () =>
+  mockFetch(({ url, init }) =>
+    url.endsWith('/admin/sessions') && init.method === 'POST'
+      ? success(session, 201)
+      : success({ valid: true, expires_at: session.expires_at }),
+  );
+
+/** The admin area with one page in it. */
+const adminPage = {
+  path: '/admin',
+  element: <AdminLayout />,
+  children: [{ index: true, element: <p>Admin page</p> }],
+};
+
 describe('AdminLayout', { timeout: 30_000 }, () => {
   restoreViewportAfterEach();
   beforeEach(() => {
@@ -23,11 +38,7 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
   });
 
   it('logs each admin page visit to the console, as spec/01 §2 asks', async () => {
-    mockFetch(({ url, init }) =>
-      url.endsWith('/admin/sessions') && init.method === 'POST'
-        ? success(session, 201)
-        : success({ valid: true, expires_at: session.expires_at }),
-    );
+    mockAdminSession();
     const { router } = renderRoutes(
       [
         {
@@ -49,15 +60,8 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
   });
 
   it('offers "Skip to main content" first, which moves the focus to the admin page', async () => {
-    mockFetch(({ url, init }) =>
-      url.endsWith('/admin/sessions') && init.method === 'POST'
-        ? success(session, 201)
-        : success({ valid: true, expires_at: session.expires_at }),
-    );
-    renderRoutes(
-      [{ path: '/admin', element: <AdminLayout />, children: [{ index: true, element: <p>Admin page</p> }] }],
-      '/admin',
-    );
+    mockAdminSession();
+    renderRoutes([adminPage], '/admin');
     await screen.findByText('Admin page');
     const user = userEvent.setup();
     await user.tab();
@@ -68,11 +72,7 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
   });
 
   it('keeps the admin session while Exit Admin Mode waits on a draft’s “Leave this page?”', async () => {
-    const fetchMock = mockFetch(({ url, init }) =>
-      url.endsWith('/admin/sessions') && init.method === 'POST'
-        ? success(session, 201)
-        : success({ valid: true, expires_at: session.expires_at }),
-    );
+    const fetchMock = mockAdminSession();
     function Draft() {
       useUnsavedChanges(useCallback(() => true, []));
       return <p>Admin page with a draft</p>;
@@ -101,15 +101,8 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
   it("closes the phone's admin menu from its own Close menu button, reached by Tab, focus back on the burger", async () => {
     setViewport(375, 740);
     useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser({ admin: true }) });
-    mockFetch(({ url, init }) =>
-      url.endsWith('/admin/sessions') && init.method === 'POST'
-        ? success(session, 201)
-        : success({ valid: true, expires_at: session.expires_at }),
-    );
-    renderRoutes(
-      [{ path: '/admin', element: <AdminLayout />, children: [{ index: true, element: <p>Admin page</p> }] }],
-      '/admin',
-    );
+    mockAdminSession();
+    renderRoutes([adminPage], '/admin');
     await screen.findByText('Admin page');
     const user = userEvent.setup();
     const burger = screen.getByRole('button', { name: 'Open admin navigation' });
@@ -129,18 +122,8 @@ describe('AdminLayout', { timeout: 30_000 }, () => {
     setViewport(375, 740);
     tokenStorage.setTokens(buildTokens());
     useAuthStore.setState({ isAuthenticated: true, isInitializing: false, user: buildUser({ admin: true }) });
-    const fetchMock = mockFetch(({ url, init }) =>
-      url.endsWith('/admin/sessions') && init.method === 'POST'
-        ? success(session, 201)
-        : success({ valid: true, expires_at: session.expires_at }),
-    );
-    renderRoutes(
-      [
-        { path: '/admin', element: <AdminLayout />, children: [{ index: true, element: <p>Admin page</p> }] },
-        { path: '/login', element: <p>Sign-in page</p> },
-      ],
-      '/admin',
-    );
+    const fetchMock = mockAdminSession();
+    renderRoutes([adminPage, { path: '/login', element: <p>Sign-in page</p> }], '/admin');
     await screen.findByText('Admin page');
     const signOut = within(screen.getByTestId('admin-bar')).getByRole('button', { name: 'Sign Out' });
     const user = userEvent.setup();
