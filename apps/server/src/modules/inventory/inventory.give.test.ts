@@ -62,6 +62,24 @@ async function itemsIn(user: SignedInUser, containerId: unknown): Promise<Stack[
   return body(await call('GET', `/containers/${String(containerId)}/items?per_page=100`, user)).data;
 }
 
+/** A second container, Pouch, for the character, made by its player; answered as the server gives it. */
+async function pouchFor(player: SignedInUser, character: { id: string }): Promise<Stack> {
+  return body(
+    await call('POST', '/containers', player, { container: { character_id: character.id, name: 'Pouch' } }),
+  ).data;
+}
+
+const putIn = (user: SignedInUser, templateId: string, containerId: unknown, quantity: number) =>
+  call('POST', '/item_instances', user, {
+    item_template_id: templateId,
+    container_id: containerId,
+    quantity,
+  });
+
+/** Deletes a container, its items moved to `destination` first. */
+const removeInto = (user: SignedInUser, containerId: string, destination: unknown) =>
+  call('DELETE', `/containers/${containerId}?destination_container_id=${String(destination)}`, user);
+
 describe('giving an item to another character of the party (issue 12 §8)', () => {
   it("moves it into the receiver's primary container, writes the ledger and tells the receiver", async () => {
     const { pipPlayer, bromPlayer, pip, brom, ropeId, party } = await partyOfTwo();
@@ -308,9 +326,7 @@ describe('a give or move made by someone else than the character’s player (rev
     const { gm, party, pipPlayer, bromPlayer, pip, brom, ropeId } = await partyOfTwo();
     const stash = (await ctx.app.services.inventory.listContainers(gm.user.id, { partyId: party.id }))[0];
     if (!stash) throw new Error('no stash');
-    const pouch = body(
-      await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
-    ).data;
+    const pouch = await pouchFor(pipPlayer, pip);
     expect(pouch.id).toBeTruthy();
     const transfer = (target: unknown) =>
       call('POST', '/containers/transfer', gm, {
@@ -343,9 +359,7 @@ describe('a give or move made by someone else than the character’s player (rev
 
   it('the GM undoing a move tells the player it takes items from, and the one it gives them back to', async () => {
     const { gm, party, pipPlayer, bromPlayer, pip, brom, ropeId } = await partyOfTwo();
-    const pouch = body(
-      await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
-    ).data;
+    const pouch = await pouchFor(pipPlayer, pip);
     const transfer = (target: unknown) =>
       call('POST', '/containers/transfer', gm, {
         item_instance_id: ropeId,
@@ -391,9 +405,7 @@ describe('a give or move made by someone else than the character’s player (rev
 
   it('a player undoing their own move is not told of it', async () => {
     const { pipPlayer, pip, ropeId } = await partyOfTwo();
-    const pouch = body(
-      await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
-    ).data;
+    const pouch = await pouchFor(pipPlayer, pip);
     const moved = await call('POST', '/containers/transfer', pipPlayer, {
       item_instance_id: ropeId,
       source_container_id: pip.primary_container_id,
@@ -408,29 +420,17 @@ describe('a give or move made by someone else than the character’s player (rev
   it('the GM deleting a character’s container tells its player where its contents went, once', async () => {
     const { gm, party, pipPlayer, bromPlayer, pip, brom, rope } = await partyOfTwo();
     const lantern = await createTemplate(ctx, { name: 'Lantern', stackSize: 0 });
-    const pouchOf = async () =>
-      String(
-        body(
-          await call('POST', '/containers', pipPlayer, {
-            container: { character_id: pip.id, name: 'Pouch' },
-          }),
-        ).data.id,
-      );
+    const pouchOf = async () => (await pouchFor(pipPlayer, pip)).id;
     const fill = async (pouch: string) => {
       for (const [template, quantity] of [
         [rope.id, 2],
         [lantern.id, 1],
       ] as const) {
-        const added = await call('POST', '/item_instances', pipPlayer, {
-          item_template_id: template,
-          container_id: pouch,
-          quantity,
-        });
+        const added = await putIn(pipPlayer, template, pouch, quantity);
         expect(added.statusCode, added.body).toBe(201);
       }
     };
-    const remove = (pouch: string, destination: unknown) =>
-      call('DELETE', `/containers/${pouch}?destination_container_id=${String(destination)}`, gm);
+    const remove = (pouch: string, destination: unknown) => removeInto(gm, pouch, destination);
 
     const intoBrom = await pouchOf();
     await fill(intoBrom);
@@ -471,11 +471,7 @@ describe('a give or move made by someone else than the character’s player (rev
 
   it('the GM deleting an empty container of a character tells its player, once, and nobody else', async () => {
     const { gm, party, pipPlayer, bromPlayer, pip } = await partyOfTwo();
-    const pouch = String(
-      body(
-        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
-      ).data.id,
-    );
+    const pouch = (await pouchFor(pipPlayer, pip)).id;
     const publish = vi.spyOn(ctx.app.services.events, 'publish');
     const deleted = await call('DELETE', `/containers/${pouch}`, gm);
     expect(deleted.statusCode, deleted.body).toBe(204);
@@ -497,11 +493,7 @@ describe('a give or move made by someone else than the character’s player (rev
 
   it('a player deleting their own empty container, or the GM an empty party container, tells nobody', async () => {
     const { gm, party, pipPlayer, bromPlayer, pip } = await partyOfTwo();
-    const ownPouch = String(
-      body(
-        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
-      ).data.id,
-    );
+    const ownPouch = (await pouchFor(pipPlayer, pip)).id;
     const chest = String(
       body(await call('POST', '/containers', gm, { container: { party_id: party.id, name: 'Chest' } })).data
         .id,
@@ -516,21 +508,9 @@ describe('a give or move made by someone else than the character’s player (rev
   it('a deletion into another character of the same player tells only the receiving one', async () => {
     const { gm, party, pipPlayer, pip, rope } = await partyOfTwo();
     const pippa = await createCharacter(ctx, pipPlayer, { name: 'Pippa', partyId: party.id });
-    const pouch = String(
-      body(
-        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
-      ).data.id,
-    );
-    await call('POST', '/item_instances', pipPlayer, {
-      item_template_id: rope.id,
-      container_id: pouch,
-      quantity: 3,
-    });
-    const deleted = await call(
-      'DELETE',
-      `/containers/${pouch}?destination_container_id=${String(pippa.primary_container_id)}`,
-      gm,
-    );
+    const pouch = (await pouchFor(pipPlayer, pip)).id;
+    await putIn(pipPlayer, rope.id, pouch, 3);
+    const deleted = await removeInto(gm, pouch, pippa.primary_container_id);
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await inbox(pipPlayer)).toEqual([
       [
@@ -543,45 +523,21 @@ describe('a give or move made by someone else than the character’s player (rev
 
   it('a player deleting their own container with its contents is not told of it', async () => {
     const { pipPlayer, pip, rope } = await partyOfTwo();
-    const pouch = String(
-      body(
-        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
-      ).data.id,
-    );
-    await call('POST', '/item_instances', pipPlayer, {
-      item_template_id: rope.id,
-      container_id: pouch,
-      quantity: 1,
-    });
-    const deleted = await call(
-      'DELETE',
-      `/containers/${pouch}?destination_container_id=${String(pip.primary_container_id)}`,
-      pipPlayer,
-    );
+    const pouch = (await pouchFor(pipPlayer, pip)).id;
+    await putIn(pipPlayer, rope.id, pouch, 1);
+    const deleted = await removeInto(pipPlayer, pouch, pip.primary_container_id);
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await inbox(pipPlayer)).toEqual([]);
   });
 
   it('a deletion’s notice lists its first items by name and counts the rest', async () => {
     const { gm, pipPlayer, pip } = await partyOfTwo();
-    const pouch = String(
-      body(
-        await call('POST', '/containers', pipPlayer, { container: { character_id: pip.id, name: 'Pouch' } }),
-      ).data.id,
-    );
+    const pouch = (await pouchFor(pipPlayer, pip)).id;
     for (const name of ['Torch', 'Chalk', 'Bell', 'Flint', 'Candle']) {
       const template = await createTemplate(ctx, { name, stackSize: 0 });
-      await call('POST', '/item_instances', pipPlayer, {
-        item_template_id: template.id,
-        container_id: pouch,
-        quantity: 1,
-      });
+      await putIn(pipPlayer, template.id, pouch, 1);
     }
-    const deleted = await call(
-      'DELETE',
-      `/containers/${pouch}?destination_container_id=${String(pip.primary_container_id)}`,
-      gm,
-    );
+    const deleted = await removeInto(gm, pouch, pip.primary_container_id);
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect((await inbox(pipPlayer)).map(([, message]) => message)).toEqual([
       `${gm.user.username} deleted Pouch and moved 1 × Bell, 1 × Candle, 1 × Chalk and 2 more to Backpack.`,
