@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { type ComponentProps, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { hasUnsavedChanges } from '../../../lib/unsaved-changes';
 import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
@@ -12,13 +12,20 @@ const backpack = buildContainer();
 const sack = buildContainer({ id: 'container-2', name: 'Sack', is_primary: false });
 const arrows = buildItem({ id: 'item-1', quantity: 12 });
 
-/** Aria holds the arrows; Brom, in her party, may be given them (after the party's characters load). */
-function serve() {
+/**
+ * Aria holds the arrows; Brom, in her party, may be given them (after the party's characters load). The
+ * backpack's list answers `backpackItems`: other stacks there are what Merge offers.
+ */
+function serve(backpackItems: (typeof arrows)[] = []) {
   const aria = buildCharacter({ id: 'character-1', name: 'Aria', party_id: 'party-1' });
   const brom = buildCharacter({ id: 'character-2', name: 'Brom', party_id: 'party-1', is_owner: false });
   mockFetch(({ url }) => {
     if (url.includes('/characters/character-1')) return success(aria);
-    const list = url.includes('/characters?') ? [aria, brom] : [];
+    const list = url.includes('/characters?')
+      ? [aria, brom]
+      : url.includes('/containers/container-1/items?')
+        ? backpackItems
+        : [];
     return jsonResponse(200, {
       status: 'success',
       data: list,
@@ -41,6 +48,42 @@ async function openDetail() {
   );
   const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
   return { user, dialog };
+}
+
+/**
+ * The arrows' dialog (a loot stack's with `loot`) on a page that closes it when asked to: `closed` counts
+ * those asks.
+ */
+function renderClosable({
+  device = 'desktop',
+  loot,
+  backpackItems,
+}: {
+  device?: 'desktop' | 'mobile';
+  loot?: ComponentProps<typeof ItemDetail>['loot'];
+  backpackItems?: (typeof arrows)[];
+} = {}) {
+  serve(backpackItems);
+  const user = userEvent.setup();
+  const closed = vi.fn();
+  function Harness() {
+    const [item, setItem] = useState<typeof arrows | null>(arrows);
+    return (
+      <ItemDetail
+        item={item}
+        {...(loot ? { loot, lootDestinations: [backpack, sack] } : {})}
+        device={device}
+        canAct
+        destinations={[backpack, sack]}
+        onClose={() => {
+          closed();
+          setItem(null);
+        }}
+      />
+    );
+  }
+  renderWithProviders(<Harness />);
+  return { user, closed };
 }
 
 describe('the item dialog’s forms and the keyboard', () => {
@@ -69,21 +112,7 @@ describe('the item dialog’s forms and the keyboard', () => {
 
 describe('the destroy confirmation over the item dialog', () => {
   it('closes alone on Escape, focus back on the item dialog’s Destroy button', async () => {
-    serve();
-    const user = userEvent.setup();
-    function Harness() {
-      const [item, setItem] = useState<typeof arrows | null>(arrows);
-      return (
-        <ItemDetail
-          item={item}
-          device="desktop"
-          canAct
-          destinations={[backpack, sack]}
-          onClose={() => setItem(null)}
-        />
-      );
-    }
-    renderWithProviders(<Harness />);
+    const { user } = renderClosable();
     const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
     await user.click(within(dialog).getByRole('button', { name: 'Destroy' }));
     expect(await screen.findByRole('dialog', { name: 'Destroy item' })).toBeInTheDocument();
@@ -182,29 +211,6 @@ describe('the item dialog’s title', () => {
 });
 
 describe('unsaved edits of an item', { timeout: 20_000 }, () => {
-  function renderClosable() {
-    serve();
-    const user = userEvent.setup();
-    const closed = vi.fn();
-    function Harness() {
-      const [item, setItem] = useState<typeof arrows | null>(arrows);
-      return (
-        <ItemDetail
-          item={item}
-          device="desktop"
-          canAct
-          destinations={[backpack, sack]}
-          onClose={() => {
-            closed();
-            setItem(null);
-          }}
-        />
-      );
-    }
-    renderWithProviders(<Harness />);
-    return { user, closed };
-  }
-
   async function editName(user: ReturnType<typeof userEvent.setup>) {
     const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
     await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
@@ -325,29 +331,6 @@ describe('unsaved edits of an item', { timeout: 20_000 }, () => {
 describe('Escape in a form of the item dialog', { timeout: 20_000 }, () => {
   // Escape backs out one level, as Cancel does: an untouched form goes back to the item (a second Escape
   // closes it); a form with something typed asks first, in the words of the unsaved-edit question.
-  function renderClosable() {
-    serve();
-    const user = userEvent.setup();
-    const closed = vi.fn();
-    function Harness() {
-      const [item, setItem] = useState<typeof arrows | null>(arrows);
-      return (
-        <ItemDetail
-          item={item}
-          device="desktop"
-          canAct
-          destinations={[backpack, sack]}
-          onClose={() => {
-            closed();
-            setItem(null);
-          }}
-        />
-      );
-    }
-    renderWithProviders(<Harness />);
-    return { user, closed };
-  }
-
   it.each([
     ['Edit', 'textbox', /^Name/],
     ['Split', 'textbox', /^Split amount/],
@@ -427,47 +410,9 @@ describe('Cancel in a form of the item dialog', { timeout: 20_000 }, () => {
   const otherArrows = buildItem({ id: 'item-2', quantity: 8 });
   const moreArrows = buildItem({ id: 'item-3', quantity: 3 });
 
-  /** As serve(), with two other plain stacks of arrows in the backpack, so that Merge is offered. */
-  function serveWithOtherStacks() {
-    const aria = buildCharacter({ id: 'character-1', name: 'Aria', party_id: 'party-1' });
-    const brom = buildCharacter({ id: 'character-2', name: 'Brom', party_id: 'party-1', is_owner: false });
-    mockFetch(({ url }) => {
-      if (url.includes('/characters/character-1')) return success(aria);
-      const list = url.includes('/characters?')
-        ? [aria, brom]
-        : url.includes('/containers/container-1/items?')
-          ? [arrows, otherArrows, moreArrows]
-          : [];
-      return jsonResponse(200, {
-        status: 'success',
-        data: list,
-        meta: { current_page: 1, total_pages: 1, total_count: list.length, per_page: 500 },
-      });
-    });
-  }
-
-  function renderClosable(device: 'desktop' | 'mobile') {
-    serveWithOtherStacks();
-    const user = userEvent.setup();
-    const closed = vi.fn();
-    function Harness() {
-      const [item, setItem] = useState<typeof arrows | null>(arrows);
-      return (
-        <ItemDetail
-          item={item}
-          device={device}
-          canAct
-          destinations={[backpack, sack]}
-          onClose={() => {
-            closed();
-            setItem(null);
-          }}
-        />
-      );
-    }
-    renderWithProviders(<Harness />);
-    return { user, closed };
-  }
+  /** With two other plain stacks of arrows in the backpack, so that Merge is offered. */
+  const renderWithOtherStacks = (device: 'desktop' | 'mobile') =>
+    renderClosable({ device, backpackItems: [arrows, otherArrows, moreArrows] });
 
   async function openForm(user: ReturnType<typeof userEvent.setup>, action: string) {
     const dialog = await screen.findByRole('dialog', { name: 'Arrow ×12' });
@@ -488,7 +433,7 @@ describe('Cancel in a form of the item dialog', { timeout: 20_000 }, () => {
   );
 
   it.each(cases)('goes back from an untouched %s form to the item on %s', async (action, device) => {
-    const { user, closed } = renderClosable(device);
+    const { user, closed } = renderWithOtherStacks(device);
     const dialog = await openForm(user, action);
     if (device === 'mobile') expect(dialog.closest('.mantine-Drawer-root')).not.toBeNull();
     await user.click(await within(dialog).findByRole('button', { name: 'Cancel' }));
@@ -541,7 +486,7 @@ describe('Cancel in a form of the item dialog', { timeout: 20_000 }, () => {
   );
 
   it.each(typedCases)('asks before Cancel throws away what was typed in %s on %s', async (action, device) => {
-    const { user, closed } = renderClosable(device);
+    const { user, closed } = renderWithOtherStacks(device);
     const dialog = await openForm(user, action);
     const stillTyped = await (typeInto[action] ?? (() => Promise.reject(new Error(action))))(user, dialog);
     expect(hasUnsavedChanges()).toBe(true);
@@ -574,30 +519,7 @@ describe('Take in a loot stack’s dialog', { timeout: 20_000 }, () => {
   // container chosen it asks first, as the item's forms do, and so does the close button and leaving the page.
   const loot = { lootId: 'loot-1', lootName: 'Dragon hoard', partyId: 'party-1', blocked: null };
 
-  function renderLootStack(device: 'desktop' | 'mobile') {
-    serve();
-    const user = userEvent.setup();
-    const closed = vi.fn();
-    function Harness() {
-      const [item, setItem] = useState<typeof arrows | null>(arrows);
-      return (
-        <ItemDetail
-          item={item}
-          loot={loot}
-          device={device}
-          canAct
-          destinations={[backpack, sack]}
-          lootDestinations={[backpack, sack]}
-          onClose={() => {
-            closed();
-            setItem(null);
-          }}
-        />
-      );
-    }
-    renderWithProviders(<Harness />);
-    return { user, closed };
-  }
+  const renderLootStack = (device: 'desktop' | 'mobile') => renderClosable({ device, loot });
 
   it.each(['desktop', 'mobile'] as const)(
     'asks before Escape or the close button throws away a number typed, on %s',
