@@ -76,6 +76,15 @@ const putIn = (user: SignedInUser, templateId: string, containerId: unknown, qua
     quantity,
   });
 
+/** Moves `quantity` of a stack out of `from` (the container holding it) into `to`. */
+const moveOut = (user: SignedInUser, itemId: string, from: unknown, to: unknown, quantity: number) =>
+  call('POST', '/containers/transfer', user, {
+    item_instance_id: itemId,
+    source_container_id: from,
+    target_container_id: to,
+    quantity,
+  });
+
 /** Deletes a container, its items moved to `destination` first. */
 const removeInto = (user: SignedInUser, containerId: string, destination: unknown) =>
   call('DELETE', `/containers/${containerId}?destination_container_id=${String(destination)}`, user);
@@ -328,13 +337,7 @@ describe('a give or move made by someone else than the character’s player (rev
     if (!stash) throw new Error('no stash');
     const pouch = await pouchFor(pipPlayer, pip);
     expect(pouch.id).toBeTruthy();
-    const transfer = (target: unknown) =>
-      call('POST', '/containers/transfer', gm, {
-        item_instance_id: ropeId,
-        source_container_id: pip.primary_container_id,
-        target_container_id: target,
-        quantity: 1,
-      });
+    const transfer = (target: unknown) => moveOut(gm, ropeId, pip.primary_container_id, target, 1);
     const publish = vi.spyOn(ctx.app.services.events, 'publish');
     expect((await transfer(stash.id)).statusCode).toBe(200);
     const events = publish.mock.calls.flatMap(([batch]) => batch as DomainEvent[]);
@@ -360,13 +363,7 @@ describe('a give or move made by someone else than the character’s player (rev
   it('the GM undoing a move tells the player it takes items from, and the one it gives them back to', async () => {
     const { gm, party, pipPlayer, bromPlayer, pip, brom, ropeId } = await partyOfTwo();
     const pouch = await pouchFor(pipPlayer, pip);
-    const transfer = (target: unknown) =>
-      call('POST', '/containers/transfer', gm, {
-        item_instance_id: ropeId,
-        source_container_id: pip.primary_container_id,
-        target_container_id: target,
-        quantity: 2,
-      });
+    const transfer = (target: unknown) => moveOut(gm, ropeId, pip.primary_container_id, target, 2);
     const toBrom = String(body(await transfer(brom.primary_container_id)).data.transaction_ids[0]);
     const toPouch = String(body(await transfer(pouch.id)).data.transaction_ids[0]);
     // Told of the moves themselves already (the test above); the undos' notices come on top, newest first.
@@ -406,12 +403,7 @@ describe('a give or move made by someone else than the character’s player (rev
   it('a player undoing their own move is not told of it', async () => {
     const { pipPlayer, pip, ropeId } = await partyOfTwo();
     const pouch = await pouchFor(pipPlayer, pip);
-    const moved = await call('POST', '/containers/transfer', pipPlayer, {
-      item_instance_id: ropeId,
-      source_container_id: pip.primary_container_id,
-      target_container_id: pouch.id,
-      quantity: 1,
-    });
+    const moved = await moveOut(pipPlayer, ropeId, pip.primary_container_id, pouch.id, 1);
     const id = String(body(moved).data.transaction_ids[0]);
     expect((await call('POST', `/transactions/${id}/undo`, pipPlayer)).statusCode).toBe(200);
     expect(await inbox(pipPlayer)).toEqual([]);
