@@ -50,6 +50,17 @@ async function openDetail() {
   return { user, dialog };
 }
 
+/** `leave` (Escape, Cancel) asks the unsaved-edit question in its words; Keep editing closes it. */
+async function keepEditingWhenAsked(user: ReturnType<typeof userEvent.setup>, leave: () => Promise<void>) {
+  await leave();
+  const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+  expect(ask).toHaveTextContent('You have unsaved changes.');
+  await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+  await waitFor(() =>
+    expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+  );
+}
+
 /**
  * The arrows' dialog (a loot stack's with `loot`) on a page that closes it when asked to: `closed` counts
  * those asks.
@@ -373,13 +384,7 @@ describe('Escape in a form of the item dialog', { timeout: 20_000 }, () => {
     await user.type(input, typed);
     expect(hasUnsavedChanges()).toBe(true);
 
-    await user.keyboard('{Escape}');
-    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
-    expect(ask).toHaveTextContent('You have unsaved changes.');
-    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
-    await waitFor(() =>
-      expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
-    );
+    await keepEditingWhenAsked(user, () => user.keyboard('{Escape}'));
     expect(within(dialog).getByRole('textbox', { name: field })).toHaveValue(typed);
     expect(closed).not.toHaveBeenCalled();
 
@@ -491,12 +496,8 @@ describe('Cancel in a form of the item dialog', { timeout: 20_000 }, () => {
     const stillTyped = await (typeInto[action] ?? (() => Promise.reject(new Error(action))))(user, dialog);
     expect(hasUnsavedChanges()).toBe(true);
 
-    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
-    expect(ask).toHaveTextContent('You have unsaved changes.');
-    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
-    await waitFor(() =>
-      expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
+    await keepEditingWhenAsked(user, () =>
+      user.click(within(dialog).getByRole('button', { name: 'Cancel' })),
     );
     stillTyped();
     expect(closed).not.toHaveBeenCalled();
@@ -531,13 +532,7 @@ describe('Take in a loot stack’s dialog', { timeout: 20_000 }, () => {
       await user.type(quantity, '4');
       expect(hasUnsavedChanges()).toBe(true);
 
-      await user.keyboard('{Escape}');
-      const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
-      expect(ask).toHaveTextContent('You have unsaved changes.');
-      await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
-      await waitFor(() =>
-        expect(screen.queryByRole('dialog', { name: 'Close without saving?' })).not.toBeInTheDocument(),
-      );
+      await keepEditingWhenAsked(user, () => user.keyboard('{Escape}'));
       expect(within(dialog).getByRole('textbox', { name: 'Quantity' })).toHaveValue('4');
       expect(closed).not.toHaveBeenCalled();
 
