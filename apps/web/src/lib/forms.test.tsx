@@ -4,7 +4,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { theme } from '../app/theme';
-import { markInvalidFields, serverFieldErrors, useFocusFirstError } from './forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from './form-feedback';
 import { ApiError } from './http-client';
 
 /** A form whose `name` rule refuses a blank; `label` names it on the page. */

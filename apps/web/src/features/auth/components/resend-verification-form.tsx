@@ -3,7 +3,8 @@ import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { resendVerificationRequest } from '../../../lib/auth-api';
-import { markInvalidFields, useFocusFirstError, validateWith } from '../../../lib/forms';
+import { markInvalidFields, useFocusFirstError } from '../../../lib/form-feedback';
+import { validateWith } from '../../../lib/forms';
 
 /**
  * Signed out, a dead verification link names no account: the visitor gives the address and the server

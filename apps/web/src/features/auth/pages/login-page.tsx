@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { loadAuthSchemas } from '../../../lib/auth-schemas-loader';
-import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
 import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { isPartyInviteRedirect, safeRedirectTarget } from '../../../lib/redirect';

@@ -8,13 +8,8 @@ import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
-import {
-  markInvalidFields,
-  serverFieldErrors,
-  toastMissingRequired,
-  useFocusFirstError,
-  validateWith,
-} from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
+import { toastMissingRequired, validateWith } from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';

@@ -3,7 +3,7 @@ import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
-import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
+import { serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
 import { isApiError } from '../../../lib/http-client';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
 import { useUpdateItem } from '../hooks/use-inventory-actions';

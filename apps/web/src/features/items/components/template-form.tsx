@@ -11,8 +11,9 @@ import {
 import { Button, Checkbox, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { NumberField } from '../../../components/number-field';
+import { serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
 import { formatCount } from '../../../lib/format';
-import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
+import { toastMissingRequired } from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';

@@ -3,7 +3,8 @@ import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantin
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
+import { validateWith } from '../../../lib/forms';
 import { toast } from '../../../lib/toast';
 import { invalidateLoot, lootErrorMessage, updateLootInstance } from '../api/loot-api';
 

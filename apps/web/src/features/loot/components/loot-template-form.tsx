@@ -17,13 +17,8 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import {
-  markInvalidFields,
-  serverFieldErrors,
-  toastMissingRequired,
-  useFocusFirstError,
-  validateWith,
-} from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
+import { toastMissingRequired, validateWith } from '../../../lib/forms';
 import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';

@@ -14,7 +14,7 @@ import {
 import { useForm } from '@mantine/form';
 import { IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { serverFieldErrors, useFocusFirstError } from '../../../lib/forms';
+import { serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import {

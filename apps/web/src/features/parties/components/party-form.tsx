@@ -8,7 +8,8 @@ import {
 import { Alert, Button, Group, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { markInvalidFields, serverFieldErrors, useFocusFirstError, validateWith } from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
+import { validateWith } from '../../../lib/forms';
 import { isApiError } from '../../../lib/http-client';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
 

@@ -25,13 +25,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { ResendVerificationButton } from '../../../components/resend-verification-button';
-import {
-  markInvalidFields,
-  serverFieldErrors,
-  toastMissingRequired,
-  useFocusFirstError,
-  validateWith,
-} from '../../../lib/forms';
+import { markInvalidFields, serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
+import { toastMissingRequired, validateWith } from '../../../lib/forms';
 import { isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { updateSessionUser } from '../../../lib/session';

@@ -23,7 +23,8 @@ import {
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { NumberField } from '../../../components/number-field';
-import { serverFieldErrors, toastMissingRequired, useFocusFirstError } from '../../../lib/forms';
+import { serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
+import { toastMissingRequired } from '../../../lib/forms';
 import { type ApiError, isApiError, toastUnexplainedFailure } from '../../../lib/http-client';
 import { generalMessages } from '../../../lib/toast';
 import { useUnsavedChanges } from '../../../lib/unsaved-changes';
