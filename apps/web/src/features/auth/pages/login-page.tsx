@@ -1,6 +1,5 @@
 import type { LoginBody } from '@haversack/contracts';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { loadAuthSchemas } from '../../../lib/auth-schemas-loader';
@@ -9,6 +8,7 @@ import { isApiError } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { isPartyInviteRedirect, safeRedirectTarget } from '../../../lib/redirect';
 import { signIn } from '../../../lib/session';
+import { useTextForm } from '../../../lib/text-form';
 import { ContinueWithDiscord } from '../../discord/components/continue-with-discord';
 import { validateLogin } from '../lib/validate-login';
 
@@ -25,8 +25,8 @@ export function LoginPage() {
   const redirect = searchParams.get('redirect');
 
   const form = useFocusFirstError(
-    useForm<LoginBody>({
-      mode: 'controlled',
+    // Not @mantine/form's useForm: this page is in every first load (lib/text-form.ts, issue 13 §1).
+    useTextForm<LoginBody>({
       initialValues: { email: '', password: '' },
       validate: validateLogin,
       enhanceGetInputProps: markInvalidFields,
