@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { featureKeys, featureNameInSentence, featureUnavailableMessage } from './plans.js';
+import { featureNameInSentence, featureUnavailableMessage } from './plan-words.js';
+import { featureKeys } from './plans.js';
 
 describe('a feature named in a sentence', () => {
   it('reads as a subject where the plan list has an imperative label', () => {

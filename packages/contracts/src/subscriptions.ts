@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { entityId, numberInput, text } from './fields.js';
 import { tierIdentifiers, type UsageResource } from './plans.js';
 
+export * from './plan-words.js';
 // The plans' vocabulary lives in plans.ts (no zod, for the web client's first load); it is part of this contract.
 export * from './plans.js';
 
