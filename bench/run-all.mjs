@@ -20,6 +20,7 @@ const benches = [
   ['cable-broadcast', 'Real-time fan-out', ['bench/cable-broadcast.bench.mjs']],
   ['transfer', 'Item transfers on PostgreSQL', ['bench/transfer.bench.mjs']],
   ['container-read', 'Container read, 200 items, on PostgreSQL', ['bench/container-read.bench.mjs']],
+  ['long-session', 'A long session in one tab', ['bench/long-session.bench.mjs']],
 ];
 
 const onlyAt = process.argv.indexOf('--only');
