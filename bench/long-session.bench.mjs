@@ -19,8 +19,11 @@
 //
 // The heap the page reports includes what the DevTools connection itself keeps: Playwright follows the
 // page's network, and Chromium then holds a record of every response (blink::NetworkResourcesData, some
-// 2 KB a change here), which a player's browser does not. `--snapshots` lists what grew by kind of
-// object, so that the page's own growth can be told from it.
+// 2 KB a change here), which a player's browser does not, and the code the engine compiles as it warms
+// up. So each checkpoint also takes a heap snapshot and sums the page's own JavaScript values in it
+// (objects, closures, arrays, strings, numbers; not the browser's native records, compiled code or the
+// engine's hidden structures): "own JS". `--snapshots` lists what grew by kind between the player's first
+// and last checkpoints.
 //
 // Run: npm run build && node bench/long-session.bench.mjs [--changes 1000] [--reconnects 20] [--snapshots]
 import { chromium } from 'playwright-core';
@@ -33,8 +36,8 @@ const argument = (name, fallback) => {
   return at === -1 ? fallback : process.argv[at + 1];
 };
 const changeCount = Number(argument('changes', 1000));
-// With --snapshots, the player's page is heap-snapshotted at the first and last checkpoints and the kinds
-// of object that grew between them are listed: where a growth comes from.
+// With --snapshots, the kinds of object that grew on the player's page between its first and last
+// checkpoints are listed: where a growth comes from.
 const snapshots = process.argv.includes('--snapshots');
 const reconnectCount = Number(argument('reconnects', 20));
 const checkpoints = [50, 200, 500, 1000, 2000, 5000].filter((n) => n <= changeCount);
@@ -224,6 +227,25 @@ function printGrowth(before, after, changes) {
     console.log(`| ${row.key.replaceAll('|', '/')} | ${row.count} | ${row.size} |`);
 }
 
+/** The node types of a snapshot that are the page's own JavaScript values (see the head of this file). */
+const ownTypes = new Set([
+  'object',
+  'closure',
+  'array',
+  'string',
+  'concatenated string',
+  'sliced string',
+  'number',
+  'regexp',
+  'bigint',
+  'symbol',
+]);
+const ownBytes = (kinds) =>
+  [...kinds].reduce(
+    (sum, [key, { size }]) => (ownTypes.has(key.slice(0, key.lastIndexOf(' '))) ? sum + size : sum),
+    0,
+  );
+
 async function measure({ page, cdp }) {
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.collectGarbage');
@@ -231,7 +253,10 @@ async function measure({ page, cdp }) {
   const metric = (name) => metrics.find((m) => m.name === name)?.value ?? Number.NaN;
   const cache = await queryCacheEntries(page);
   const toasts = await page.evaluate(() => document.querySelectorAll('[data-toast]').length);
+  const kinds = await heapByKind(cdp);
   return {
+    kinds,
+    own: ownBytes(kinds),
     heap: metric('JSHeapUsedSize'),
     nodes: metric('Nodes'),
     listeners: metric('JSEventListeners'),
@@ -323,7 +348,6 @@ try {
 
   const rows = [];
   let done = 0;
-  let firstSnapshot = null;
   const started = Date.now();
   for (const checkpoint of checkpoints) {
     while (done < checkpoint) {
@@ -334,15 +358,17 @@ try {
     }
     await settle(base, world, playerTab);
     for (const [id, , tab] of tabs) rows.push({ id, changes: checkpoint, ...(await measure(tab)) });
-    if (snapshots && checkpoint === checkpoints[0]) firstSnapshot = await heapByKind(playerTab.cdp);
-    if (snapshots && checkpoint === changeCount && firstSnapshot)
-      printGrowth(firstSnapshot, await heapByKind(playerTab.cdp), checkpoint - checkpoints[0]);
+    const playerRows = rows.filter((r) => r.id === 'player');
+    if (snapshots && checkpoint === changeCount && playerRows.length > 1)
+      printGrowth(playerRows[0].kinds, playerRows.at(-1).kinds, checkpoint - checkpoints[0]);
+    // Only the player's first snapshot is kept, for the list above.
+    for (const row of rows.slice(-2)) if (row !== playerRows[0]) row.kinds = null;
     const last = rows.slice(-2);
     console.error(
       `${checkpoint} changes (${((Date.now() - started) / 1000).toFixed(0)} s): ${last
         .map(
           (r) =>
-            `${r.id} heap ${fmtMb(r.heap)} MB, ${r.nodes} nodes, ${r.listeners} listeners, ${r.queries} queries`,
+            `${r.id} heap ${fmtMb(r.heap)} MB (own JS ${fmtMb(r.own)} MB), ${r.nodes} nodes, ${r.listeners} listeners, ${r.queries} queries`,
         )
         .join('; ')}`,
     );
@@ -350,12 +376,12 @@ try {
 
   console.log(`\n### ${changeCount} live changes, Chromium at 375 × 812\n`);
   console.log(
-    '| page | changes | JS heap (MB) | DOM nodes | event listeners | queries (observers) | mutations | toasts |',
+    '| page | changes | JS heap (MB) | own JS (MB) | DOM nodes | event listeners | queries (observers) | mutations | toasts |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows)
     console.log(
-      `| ${r.id} | ${r.changes} | ${fmtMb(r.heap)} | ${r.nodes} | ${r.listeners} | ${r.queries} (${r.observers}) | ${r.mutations} | ${r.toasts} |`,
+      `| ${r.id} | ${r.changes} | ${fmtMb(r.heap)} | ${fmtMb(r.own)} | ${r.nodes} | ${r.listeners} | ${r.queries} (${r.observers}) | ${r.mutations} | ${r.toasts} |`,
     );
 
   const perThousand = (first, last, key) =>
@@ -366,6 +392,7 @@ try {
     const last = own[own.length - 1];
     for (const [key, name, unit, scale] of [
       ['heap', 'JS heap', 'MB', 1_000_000],
+      ['own', 'own JS (heap snapshot)', 'MB', 1_000_000],
       ['nodes', 'DOM nodes', 'nodes', 1],
       ['listeners', 'event listeners', 'listeners', 1],
     ]) {
