@@ -283,7 +283,17 @@ async function settle(base, world, playerTab) {
     await playerTab.page
       .getByRole('button', { name: `Gold piece, quantity ${quantity}` })
       .first()
-      .waitFor({ timeout: 60_000 });
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error) => {
+        // What the page shows instead: a live update it never got, or a page that is not there.
+        const shown = await playerTab.page.evaluate(() =>
+          [...document.querySelectorAll('[aria-label^="Gold piece"], [role="status"], [role="alert"]')].map(
+            (e) => e.getAttribute('aria-label') ?? e.textContent,
+          ),
+        );
+        console.error(`the server holds ${quantity} gp; the page shows: ${JSON.stringify(shown)}`);
+        throw error;
+      });
   // Let the toasts of the last changes run out (their own clocks, 5 s at most) and the refetches land.
   await sleep(6_000);
   return quantity;
