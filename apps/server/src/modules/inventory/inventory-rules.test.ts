@@ -92,7 +92,21 @@ describe('capacity', () => {
     ).toBeNull();
     expect(capacityRefusal({ ...base, addWeight: 5, enforces: enforcedLimits('slots') })).toBeNull();
     expect(capacityRefusal({ ...base, addSlots: 5, enforces: enforcedLimits('none') })).toBeNull();
+    expect(capacityRefusal({ ...base, addSlots: 5, enforces: enforcedLimits('weight') })).toBeNull();
+    expect(capacityRefusal({ ...base, addWeight: 5, enforces: enforcedLimits('weight') })).toBe(
+      'Item(s) would exceed weight limit',
+    );
     expect(enforcedLimits(null)).toEqual({ weight: true, slots: true });
+  });
+  it('fills a container exactly to its limits, and not a stack or a hundredth of a pound past them', () => {
+    // 1 of 2 slots used, 9 of 10 lbs: the last slot and the last pound are still free.
+    const roomy = { ...base, usedSlots: 1 };
+    expect(capacityRefusal({ ...roomy, addSlots: 1 })).toBeNull();
+    expect(capacityRefusal({ ...roomy, addWeight: 1, addSlots: 1 })).toBeNull();
+    expect(capacityRefusal({ ...roomy, addSlots: 2 })).toBe('Item(s) would exceed volume limit');
+    // The slack absorbs the rounding of stored weights, not a real hundredth of a pound.
+    expect(capacityRefusal({ ...roomy, addWeight: 1.0004 })).toBeNull();
+    expect(capacityRefusal({ ...roomy, addWeight: 1.01 })).toBe('Item(s) would exceed weight limit');
   });
   it('lets a move that adds nothing through a full container', () => {
     expect(capacityRefusal({ ...base, usedWeight: 50 })).toBeNull();

@@ -116,6 +116,17 @@ describe('attunement (issue 12 §5, SRD: at most three items)', () => {
     expect(await attunedIn(player, backpack)).toBe(3);
   });
 
+  it('lets an attuned stack grow up to the limit, counting itself once', async () => {
+    const { player, backpack } = await heroWithBackpack();
+    const pair = await addItem(player, backpack, { ...ring, stackSize: 5 }, 2);
+    expect((await attune(player, pair.id)).statusCode).toBe(200);
+    const grow = await call('PATCH', `/item_instances/${pair.id}`, player, {
+      item_instance: { quantity: 3 },
+    });
+    expect(grow.statusCode, grow.body).toBe(200);
+    expect(await attunedIn(player, backpack)).toBe(3);
+  });
+
   it('attunes only items that require it, and only on a character', async () => {
     const { player, backpack } = await heroWithBackpack();
     const rope = await addItem(player, backpack, { metadata: { requires_attunement: false } });

@@ -375,6 +375,8 @@ describe('POST /transactions: the GM’s manual ledger entries', () => {
 
   it('refuses whatever is not the GM’s, not the party’s or not affordable, and writes nothing', async () => {
     const { gm, party, stash, player, loner } = await table();
+    // The GM's own character in no party: a container the GM may see and change, but not the party's.
+    const elsewhere = await createCharacter(ctx, gm, { name: 'Elsewhere' });
     const ledgerSize = async () =>
       (await ctx.database.db.select({ id: transactions.id }).from(transactions)).length;
     const before = await ledgerSize();
@@ -399,6 +401,19 @@ describe('POST /transactions: the GM’s manual ledger entries', () => {
     expect(body(outside).error.details).toEqual([
       { field: 'transaction.container_id', message: manualEntryMessages.containerOutsideParty },
     ]);
+    const ownOutside = await post(gm, {
+      kind: 'receive',
+      party_id: party.id,
+      container_id: elsewhere.primary_container_id,
+      amount: 5,
+      currency: 'gp',
+      notes: 'Pocketed',
+    });
+    expect(ownOutside.statusCode).toBe(422);
+    expect(body(ownOutside).error.details).toEqual([
+      { field: 'transaction.container_id', message: manualEntryMessages.containerOutsideParty },
+    ]);
+    expect(await contents(gm, String(elsewhere.primary_container_id))).toEqual({});
     for (const [transaction, fields] of [
       [{ party_id: party.id, notes: 'x' }, ['transaction.kind']],
       [{ ...spend, notes: '  ' }, ['transaction.notes']],

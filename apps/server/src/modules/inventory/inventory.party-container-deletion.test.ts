@@ -241,6 +241,28 @@ describe('an observer with a character in the party', () => {
     expect(await partyContainers(party.id)).toBe(2);
   });
 
+  it('tells a player whose only character is in another party that they need one here', async () => {
+    const { party } = await partyWithStash();
+    const elsewhere = await partyWithStash();
+    const newcomer = await createMember(ctx, party, 'player');
+    await upgrade(ctx, newcomer, 'tier_3');
+    // A character of theirs, in another party they also play in: not one in this party.
+    await ctx.app.services.parties.join(newcomer.user.id, {
+      join_code: String(elsewhere.party.join_code),
+      role_request: 'player',
+    });
+    await createCharacter(ctx, newcomer, { partyId: elsewhere.party.id });
+    const refused = await callApi(ctx, 'POST', `/parties/${party.id}/containers`, newcomer, {
+      container: { name: 'Box' },
+    });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'You need a character in this party to change its inventory.',
+    });
+    expect(await partyContainers(party.id)).toBe(1);
+  });
+
   it('still tells a player without a character in the party that they need one', async () => {
     const { party } = await partyWithStash();
     const newcomer = await createMember(ctx, party, 'player');

@@ -578,15 +578,16 @@ describe('transfers', () => {
       target_container_id: backpack,
     });
     expect(body(same).error.message).toBe(inventoryMessages.sameContainer);
-    expect(
-      (
-        await call('POST', '/containers/transfer', player, {
-          ...base,
-          target_container_id: pouch,
-          quantity: 4,
-        })
-      ).statusCode,
-    ).toBe(422);
+    // One more than the stack holds is refused for what it is, before any question of room.
+    const tooMany = await call('POST', '/containers/transfer', player, {
+      ...base,
+      target_container_id: pouch,
+      quantity: 4,
+    });
+    expect(tooMany.statusCode).toBe(422);
+    expect(body(tooMany).error.details).toEqual([
+      { field: 'quantity', message: inventoryMessages.quantityTooLarge },
+    ]);
     const heavy = await call('POST', '/containers/transfer', player, {
       ...base,
       target_container_id: pouch,
@@ -785,6 +786,41 @@ describe('split, merge, adjust and destroy', () => {
       field: 'target_instance_id',
       message: 'A stack of Arrow holds at most 20',
     });
+    // One past stack_size is already too many; exactly stack_size merges.
+    await call('PATCH', `/item_instances/${stack?.id}`, player, { item_instance: { quantity: 18 } });
+    const onePast = await call('POST', `/item_instances/${more[1]?.id}/merge`, player, {
+      target_instance_id: stack?.id,
+    });
+    expect(onePast.statusCode).toBe(422);
+    await call('PATCH', `/item_instances/${stack?.id}`, player, { item_instance: { quantity: 17 } });
+    const exact = await call('POST', `/item_instances/${more[1]?.id}/merge`, player, {
+      target_instance_id: stack?.id,
+    });
+    expect(body(exact).data).toMatchObject({ quantity: 20 });
+  });
+
+  it('refuses a split that needs a slot the container does not have, and changes nothing', async () => {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player, { maxWeight: null, maxSlots: 2 });
+    const backpack = String(character.primary_container_id);
+    const arrow = await createTemplate(ctx, { name: 'Arrow', weight: 0.05, stackSize: 20 });
+    const [stack] = body(
+      await call('POST', '/item_instances', player, {
+        item_template_id: arrow.id,
+        container_id: backpack,
+        quantity: 10,
+      }),
+    ).data;
+    // The second slot is free: the split takes it.
+    const split = await call('POST', `/item_instances/${stack?.id}/split`, player, { quantity: 4 });
+    expect(split.statusCode).toBe(200);
+    const refused = await call('POST', `/item_instances/${stack?.id}/split`, player, { quantity: 2 });
+    expect(refused.statusCode).toBe(422);
+    expect(body(refused).error).toMatchObject({
+      code: 'CAPACITY_EXCEEDED',
+      message: inventoryMessages.slotsExceeded,
+    });
+    expect((await items(player, backpack)).map((i) => i.quantity).sort()).toEqual([4, 6]);
   });
 
   it('merges only within one container, and says so of alike stacks in two', async () => {
@@ -973,6 +1009,42 @@ describe('currency conversion', () => {
       '1 Gold piece',
       '150 Copper piece',
     ]);
+    // Asking for more coins than there are is said as such, not as an uneven amount.
+    const short = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+      from: 'gp',
+      to: 'cp',
+      quantity: 2,
+    });
+    expect(short.statusCode).toBe(422);
+    expect(body(short).error.details).toEqual([
+      { field: 'quantity', message: inventoryMessages.notEnoughCoins },
+    ]);
+    expect(body(uneven).error.details).toEqual([
+      { field: 'quantity', message: inventoryMessages.conversionUneven },
+    ]);
+  });
+  it('refuses a conversion into coins the container cannot carry, changing nothing', async () => {
+    const player = await createUser(ctx);
+    const character = await createCharacter(ctx, player, { maxWeight: 1, maxSlots: null });
+    const backpack = String(character.primary_container_id);
+    const gp = await coinTemplate(ctx, 'gp');
+    await coinTemplate(ctx, 'cp');
+    await call('POST', '/item_instances', player, {
+      item_template_id: gp.id,
+      container_id: backpack,
+      quantity: 1,
+    });
+    // 1 gp (0.02 lb) into 100 cp (2 lbs): 1.98 lbs more in a bag that holds 1 lb.
+    const heavy = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+      from: 'gp',
+      to: 'cp',
+    });
+    expect(heavy.statusCode).toBe(422);
+    expect(body(heavy).error).toMatchObject({
+      code: 'CAPACITY_EXCEEDED',
+      message: inventoryMessages.weightExceeded,
+    });
+    expect((await items(player, backpack)).map((i) => `${i.quantity} ${i.name}`)).toEqual(['1 Gold piece']);
   });
   it('marks only the seeded coins as money, not a look-alike template', async () => {
     const { player, backpack } = await playerWithCharacter();
