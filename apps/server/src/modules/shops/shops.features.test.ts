@@ -294,6 +294,16 @@ describe('the money of a trade in the ledger', () => {
 });
 
 describe('purchase requests while the GM is away', () => {
+  it('completes a purchase of exactly the threshold at once: only one strictly above it waits', async () => {
+    const w = await world({ shop: { approval_threshold_cp: 250 } });
+    await giveCoins(w.player, w.heroBag, 'gp', 10);
+    const exact = await buy(w, 1);
+    expect(exact.statusCode).toBe(200);
+    expect(await purse(w.heroBag)).toEqual({ gp: 7, sp: 5 });
+    expect(await count(w.heroBag, w.rope.id)).toBe(1);
+    expect((await buy(w, 2)).statusCode).toBe(202);
+  });
+
   it('holds the goods above the threshold, moves coins only on approval, once', async () => {
     const w = await world({ shop: { approval_threshold_cp: 300 } });
     expect(w.shop.approval_threshold_cp).toBe(300);
