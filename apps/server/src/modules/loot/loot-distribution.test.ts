@@ -148,6 +148,21 @@ describe('planDistribution', () => {
     expect(plan.allocations.map((a) => a.recipient).sort()).toEqual([0, 1, 2]);
   });
 
+  it('even: a leftover unit goes to whoever has received the least value so far, not just the next in turn', () => {
+    // The gem's one unit goes to the first; the two rings to the second and third; the turn is back at the
+    // first, who holds 100 cp to the others' 10: the candle goes to the second, the first of the poorest.
+    const stacks: PlanStack[] = [
+      { id: 'gem', kind: 'gem', quantity: 1, unitValueCp: 100, coin: null },
+      { id: 'rings', kind: 'ring', quantity: 2, unitValueCp: 10, coin: null },
+      { id: 'candle', kind: 'candle', quantity: 1, unitValueCp: 1, coin: null },
+    ];
+    const plan = planDistribution(stacks, 3, 'even', () => 0);
+    const holders = (id: string) => plan.allocations.filter((a) => a.stackId === id).map((a) => a.recipient);
+    expect(holders('gem')).toEqual([0]);
+    expect(holders('rings')).toEqual([1, 2]);
+    expect(holders('candle')).toEqual([1]);
+  });
+
   it('even: the coins make up for what the items could not share (the crossbow one got, the rope the other)', () => {
     // The review's Bandit Camp after two takes: 20 gp and 120 sp, two shortswords, a light crossbow, 20
     // bolts, a rope and two manacles, between two characters. Before, 53 gp 5 sp and 29 gp 5 sp.

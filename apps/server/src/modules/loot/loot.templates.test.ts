@@ -1,5 +1,7 @@
-import type { LootItem, LootTemplate } from '@haversack/contracts';
+import { type LootItem, type LootTemplate, lootMessages, MAX_LOOT_ITEMS } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemTemplates } from '../../db/schema/items.js';
+import { lootTemplateItems } from '../../db/schema/loot-items.js';
 import {
   coinTemplate,
   createLootTemplate,
@@ -390,6 +392,46 @@ describe('loot templates', () => {
       message: 'Loot template not found.',
     });
     expect((await callApi(ctx, 'GET', '/loot_templates/nope', user)).statusCode).toBe(422);
+  });
+});
+
+describe('the most items a loot template holds', () => {
+  it('takes its 200th kind of item, refuses the 201st, and still adds to a line it has', async () => {
+    const owner = await paidUser();
+    const template = await createLootTemplate(ctx, owner, []);
+    // Written straight into the tables: adding 199 items through the API would only slow the test.
+    const kinds = await ctx.database.db
+      .insert(itemTemplates)
+      .values(
+        Array.from({ length: MAX_LOOT_ITEMS }, (_, i) => ({
+          name: `Trinket ${i}`,
+          visibility: 'public' as const,
+        })),
+      )
+      .returning({ id: itemTemplates.id });
+    await ctx.database.db
+      .insert(lootTemplateItems)
+      .values(
+        kinds
+          .slice(0, MAX_LOOT_ITEMS - 1)
+          .map((k) => ({ lootTemplateId: template.id, itemTemplateId: k.id })),
+      );
+    const add = (itemTemplateId: string | undefined) =>
+      callApi(ctx, 'POST', `/loot_templates/${template.id}/loot_items`, owner, {
+        item_template_id: itemTemplateId,
+        quantity: 1,
+      });
+    const last = await add(kinds.at(-1)?.id);
+    expect(last.statusCode, last.body).toBe(201);
+    const extra = await createTemplate(ctx, { name: 'One too many' });
+    const refused = await add(extra.id);
+    expect(refused.statusCode).toBe(422);
+    expect(body(refused).error?.details).toEqual([
+      { field: 'item_template_id', message: lootMessages.tooManyItems },
+    ]);
+    expect(lootMessages.tooManyItems).toBe('A loot template holds at most 200 different items');
+    // Another of an item already listed is no new line.
+    expect(body<LootItem>(await add(kinds[0]?.id)).data).toMatchObject({ quantity: 2 });
   });
 });
 
