@@ -590,3 +590,34 @@ describe('invitations', () => {
     expect((await call('GET', `/parties/${party.id}`, guest)).statusCode).toBe(404);
   });
 });
+
+describe('an archived party and a second GM', () => {
+  it('answers an archived party’s join code as unknown and its pending invitation as gone', async () => {
+    const { gm, party } = await gmWithParty();
+    const guest = await createUser(ctx);
+    const invitation = body(
+      await call('POST', `/parties/${party.id}/invitations`, gm, {
+        party_invitation: { username: guest.user.username },
+      }),
+    ).data;
+    expect((await call('POST', `/parties/${party.id}/archive`, gm)).statusCode).toBe(200);
+    const preview = await call('GET', `/parties/preview?join_code=${party.join_code}`, guest);
+    expect(preview.statusCode).toBe(404);
+    expect(body(preview).error.message).toBe(partyMessages.joinCodeInvalid);
+    const joined = await call('POST', '/parties/join', guest, { join_code: party.join_code });
+    expect(joined.statusCode).toBe(404);
+    const accepted = await call('POST', `/invitations/${invitation.id}/accept`, guest);
+    expect(accepted.statusCode).toBe(409);
+    expect(body(accepted).error.message).toBe(partyMessages.invitationGone);
+    expect((await call('GET', `/parties/${party.id}`, guest)).statusCode).toBe(404);
+  });
+
+  it('lets only the party’s creator delete it, not another GM member', async () => {
+    const { gm, party } = await gmWithParty();
+    const coGm = await createMember(ctx, party, 'gm');
+    const refused = await call('DELETE', `/parties/${party.id}`, coGm);
+    expect(refused.statusCode).toBe(403);
+    expect(body(refused).error.message).toBe('Only the party’s creator can delete it.');
+    expect((await call('GET', `/parties/${party.id}`, gm)).statusCode).toBe(200);
+  });
+});
