@@ -968,6 +968,8 @@ describe('split, merge, adjust and destroy', () => {
 });
 
 describe('currency conversion', () => {
+  const convert = (user: SignedInUser, containerId: string, request: Record<string, unknown>) =>
+    call('POST', `/containers/${containerId}/convert_currency`, user, request);
   it('turns 250 cp into 2 gp and 50 cp, and refuses what does not convert', async () => {
     const { player, backpack } = await playerWithCharacter();
     const cp = await coinTemplate(ctx, 'cp');
@@ -977,7 +979,7 @@ describe('currency conversion', () => {
       container_id: backpack,
       quantity: 250,
     });
-    const converted = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+    const converted = await convert(player, backpack, {
       from: 'cp',
       to: 'gp',
     });
@@ -986,20 +988,20 @@ describe('currency conversion', () => {
       '2 Gold piece',
       '50 Copper piece',
     ]);
-    const uneven = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+    const uneven = await convert(player, backpack, {
       from: 'cp',
       to: 'gp',
       quantity: 30,
     });
     expect(uneven.statusCode).toBe(422);
-    const same = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+    const same = await convert(player, backpack, {
       from: 'cp',
       to: 'cp',
       quantity: 10,
     });
     expect(same.statusCode).toBe(422);
     expect(body(same).error.details).toEqual([{ field: 'to', message: inventoryMessages.convertToSameCoin }]);
-    const down = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+    const down = await convert(player, backpack, {
       from: 'gp',
       to: 'cp',
       quantity: 1,
@@ -1010,7 +1012,7 @@ describe('currency conversion', () => {
       '150 Copper piece',
     ]);
     // Asking for more coins than there are is said as such, not as an uneven amount.
-    const short = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+    const short = await convert(player, backpack, {
       from: 'gp',
       to: 'cp',
       quantity: 2,
@@ -1035,7 +1037,7 @@ describe('currency conversion', () => {
       quantity: 1,
     });
     // 1 gp (0.02 lb) into 100 cp (2 lbs): 1.98 lbs more in a bag that holds 1 lb.
-    const heavy = await call('POST', `/containers/${backpack}/convert_currency`, player, {
+    const heavy = await convert(player, backpack, {
       from: 'gp',
       to: 'cp',
     });
