@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client.js';
 import { currentChangeSource, currentChangeTab } from '../lib/change-source.js';
@@ -27,13 +28,16 @@ export class EventBus {
 
   /**
    * Publishes what one committed operation emitted, followed by one PartyChannel `inventory_updated` per
-   * party whose inventory it changed (party-summaries.ts): call it once per operation.
+   * party whose inventory it changed (party-summaries.ts): call it once per operation. Every message of
+   * one call carries the same `change` id (a UUID), so that a page hearing of one change on several
+   * messages reads what they name once (the web's party-channels.ts).
    */
   publish(events: DomainEvent[]): void {
     // DESIGN §4: every event says where its change came from, as its ledger rows do; and the tab that
     // asked for it, which already refetches what it changed (docs/decisions.md, seventh session).
     const source = currentChangeSource();
     const tab = currentChangeTab();
+    const change = randomUUID();
     for (const event of [...events, ...inventorySummaries(events)]) {
       const { channel, partyId, ...payload } = event;
       this.broadcaster
@@ -42,6 +46,7 @@ export class EventBus {
           party_id: partyId,
           source,
           ...(tab ? { tab } : {}),
+          change,
         })
         .catch((error: unknown) => this.log.warn({ err: error, action: event.action }, 'broadcast failed'));
     }
