@@ -5,11 +5,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tabId } from '../../lib/tab-id';
 import { toast } from '../../lib/toast';
 import { useAuthStore } from '../../stores/auth-store';
-import { buildUser } from '../../test/fixtures';
+import { buildUser, failure, mockFetch, success } from '../../test/fixtures';
 import { buildCharacter, buildParty } from '../../test/party-fixtures';
 import { renderRoutes } from '../../test/render';
+import { transactionsQuery } from '../activity/api/transactions-api';
 import { characterKeys } from '../characters/api/characters-api';
-import { inventoryKeys } from '../inventory/api/inventory-api';
+import { characterWealthQuery, wealthKeys } from '../characters/api/wealth-api';
+import { buildCharacterWealth } from '../characters/test/wealth-fixtures';
+import { inventoryKeys, ownerContainersQuery } from '../inventory/api/inventory-api';
 import { partyKeys } from '../parties/api/parties-api';
 import { preferencesKeys } from '../preferences/api/preferences-api';
 import { usePartyChannels } from './hooks/use-party-channels';
@@ -410,5 +413,183 @@ describe('usePartyChannels on removal from the party', () => {
     expect(view.router.state.location.pathname).toBe('/');
     expect(screen.getByText('My character')).toBeInTheDocument();
     view.unmount();
+  });
+});
+
+describe('the messages of one change', () => {
+  const giver = 'ch-giver';
+  const receiver = 'ch-receiver';
+  const pip = { id: 'user-pip', name: 'Pip' };
+  const ledgerFilters = { range: 'all', type: 'all', page: 1, perPage: 20 } as const;
+
+  /**
+   * Pip gives the receiver a rope, as the server tells it in one publish: the inventory channel's row, then
+   * PartyChannel's `party_activity` and `inventory_updated` (realtime/event-bus.ts), each with the change's id.
+   */
+  function gift(partyId: string, change?: string) {
+    const stamp = change ? { change } : {};
+    const moved = {
+      action: 'item_moved',
+      party_id: partyId,
+      actor: pip,
+      summary: 'Pip gave 1 × Rope to Brom',
+      ids: {
+        source_container_id: 'c-giver-pack',
+        destination_container_id: 'c-receiver-pack',
+        character_id: giver,
+        target_id: receiver,
+        recipient_character_id: receiver,
+      },
+      ...stamp,
+    };
+    const activity = {
+      action: 'party_activity',
+      party_id: partyId,
+      actor: pip,
+      summary: moved.summary,
+      ids: { character_id: giver, target_id: receiver },
+      ...stamp,
+    };
+    const summary = {
+      action: 'inventory_updated',
+      party_id: partyId,
+      actor: pip,
+      summary: moved.summary,
+      ids: { character_id: giver, recipient_character_id: receiver },
+      ...stamp,
+    };
+    return { moved, activity, summary };
+  }
+
+  /**
+   * A page watching the party, loaded: both characters' containers (one GET containers/by_owner), the
+   * receiver's wealth and the party's ledger. Counts the reads made from then on, by path.
+   */
+  async function watchingPage(partyId: string) {
+    const reads = mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname.endsWith('/containers')) return success([]);
+      if (pathname === `/api/v1/characters/${receiver}/wealth`)
+        return success(buildCharacterWealth({ character_id: receiver }));
+      if (pathname === `/api/v1/transactions/party/${partyId}`) return success({ transactions: [] });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    release = acquirePartyChannels(partyId, queryClient);
+    confirmBoth(partyId);
+    const observers = [
+      new QueryObserver(queryClient, ownerContainersQuery({ type: 'character', id: giver })),
+      new QueryObserver(queryClient, ownerContainersQuery({ type: 'character', id: receiver })),
+      new QueryObserver(queryClient, characterWealthQuery(receiver)),
+      new QueryObserver(queryClient, transactionsQuery({ kind: 'party', id: partyId }, ledgerFilters)),
+    ];
+    const stops = observers.map((observer) => observer.subscribe(() => undefined));
+    await waitFor(
+      () => expect(observers.map((o) => o.getCurrentResult().status)).toEqual(Array(4).fill('success')),
+      {
+        timeout: 5_000,
+      },
+    );
+    reads.mockClear();
+    const readsOf = () => {
+      const counts: Record<string, number> = {};
+      for (const [input] of reads.mock.calls) {
+        const { pathname } = new URL(String(input), 'http://test');
+        counts[pathname] = (counts[pathname] ?? 0) + 1;
+      }
+      return counts;
+    };
+    /** Waits until the page has read again what the messages made stale. */
+    const settled = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await waitFor(() => expect(queryClient.isFetching()).toBe(0), { timeout: 5_000 });
+    };
+    unwatch.push(...stops);
+    return { readsOf, settled };
+  }
+
+  const unwatch: (() => void)[] = [];
+  afterEach(() => {
+    for (const stop of unwatch.splice(0)) stop();
+  });
+
+  /**
+   * The messages reach the page one socket frame at a time, each its own task (as the browser dispatches
+   * them): what one message started, a batch of container lists included, is under way at the next.
+   */
+  async function tell(partyId: string, ...messages: { action: string }[]) {
+    for (const message of messages) {
+      const name = message.action === 'item_moved' ? 'PartyInventoryChannel' : 'PartyChannel';
+      channel(partyId, name).received(message);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  const once = (partyId: string) => ({
+    '/api/v1/containers/by_owner': 1,
+    [`/api/v1/characters/${receiver}/wealth`]: 1,
+    [`/api/v1/transactions/party/${partyId}`]: 1,
+  });
+
+  it('reads each thing one change changed once, however many messages tell it', async () => {
+    const page = await watchingPage('p-one-change');
+    const { moved, activity, summary } = gift('p-one-change', 'chg-1');
+    await tell('p-one-change', moved, activity, summary);
+    await page.settled();
+    expect(page.readsOf()).toEqual(once('p-one-change'));
+  });
+
+  it('still reads what only a later message of the change names, whatever order they come in', async () => {
+    const page = await watchingPage('p-reordered');
+    const { moved, activity, summary } = gift('p-reordered', 'chg-2');
+    // Two streams through Redis may arrive in either order: the ledger is named first by the last message.
+    await tell('p-reordered', summary, moved, activity);
+    await page.settled();
+    expect(page.readsOf()).toEqual(once('p-reordered'));
+  });
+
+  it('still cancels and asks again for a first load under way when a change arrives, once', async () => {
+    const queryClient = new QueryClient();
+    release = acquirePartyChannels('p-first-load', queryClient);
+    confirmBoth('p-first-load');
+    const fetches: { resolve(wealth: string): void; signal: AbortSignal }[] = [];
+    const observer = new QueryObserver(queryClient, {
+      queryKey: wealthKeys.character(receiver),
+      queryFn: ({ signal }) => new Promise<string>((resolve) => fetches.push({ resolve, signal })),
+    });
+    unwatch.push(observer.subscribe(() => undefined));
+    expect(fetches).toHaveLength(1);
+
+    const { moved, summary } = gift('p-first-load', 'chg-5');
+    await tell('p-first-load', moved, summary);
+    // The first answer may have been read before the change: asked again, and only once for the change.
+    await waitFor(() => expect(fetches).toHaveLength(2), { timeout: 5_000 });
+    expect(fetches[0]?.signal.aborted).toBe(true);
+    fetches[1]?.resolve('after the gift');
+    await waitFor(() => expect(observer.getCurrentResult().data).toBe('after the gift'), { timeout: 5_000 });
+    expect(fetches).toHaveLength(2);
+  });
+
+  it('reads again for another change, and for messages without a change id as before', async () => {
+    const page = await watchingPage('p-two-changes');
+    const first = gift('p-two-changes', 'chg-3');
+    const second = gift('p-two-changes', 'chg-4');
+    await tell('p-two-changes', first.moved, second.summary);
+    await page.settled();
+    expect(page.readsOf()).toEqual({
+      '/api/v1/containers/by_owner': 2,
+      [`/api/v1/characters/${receiver}/wealth`]: 2,
+      '/api/v1/transactions/party/p-two-changes': 1,
+    });
+
+    // An older server stamps nothing: every message refreshes what it names, as it always did.
+    const unstamped = gift('p-two-changes');
+    await tell('p-two-changes', unstamped.moved, unstamped.activity, unstamped.summary);
+    await page.settled();
+    expect(page.readsOf()).toEqual({
+      '/api/v1/containers/by_owner': 4,
+      [`/api/v1/characters/${receiver}/wealth`]: 4,
+      '/api/v1/transactions/party/p-two-changes': 3,
+    });
   });
 });

@@ -77,6 +77,9 @@ const RELEASE_GRACE_MS = 2_000;
 
 const channels: readonly PartyChannelName[] = ['PartyChannel', 'PartyInventoryChannel'];
 
+/** The changes whose refreshed queries an entry remembers: a change's messages arrive together. */
+const REMEMBERED_CHANGES = 64;
+
 export type RealtimeStatus = 'idle' | 'connecting' | 'connected' | 'failed' | 'removed';
 
 export interface PartyRealtimeState {
@@ -111,6 +114,8 @@ interface Entry {
   releaseTimer: ReturnType<typeof setTimeout> | undefined;
   /** "Joined" and "left the party", told for real arrivals and departures only (not page moves). */
   presence: PresenceNotices;
+  /** By change id, oldest first: the queries (hashes) the change's earlier messages already refreshed. */
+  refreshedByChange: Map<string, Set<string>>;
   state: PartyRealtimeState;
 }
 
@@ -158,6 +163,51 @@ function invalidate(
       void queryClient.invalidateQueries(filters);
     else void queryClient.cancelQueries(firstLoads).then(() => queryClient.invalidateQueries(filters));
   }
+}
+
+/**
+ * One committed change reaches the page as several messages (a move's row on the inventory channel, then
+ * PartyChannel's `inventory_updated` and `party_activity`) naming overlapping queries, and each refetch of
+ * someone else's change cancels the fetch the previous message started: every change was read twice. The
+ * server publishes them after the commit, so whatever an earlier message of the change refreshed (a fetch it
+ * started, or the own echo's joined fetch, started after the server answered) already holds the change:
+ * a later message refreshes only the queries not refreshed for that change yet, which still get the whole
+ * treatment (a first load under way is cancelled). A message without a change id refreshes all it names.
+ */
+function invalidateChange(
+  entry: Entry,
+  invalidations: Invalidation[],
+  change: string | undefined,
+  ownEcho: boolean,
+): void {
+  if (change === undefined) {
+    invalidate(entry, invalidations, ownEcho);
+    return;
+  }
+  let refreshed = entry.refreshedByChange.get(change);
+  if (!refreshed) {
+    refreshed = new Set();
+    entry.refreshedByChange.set(change, refreshed);
+    for (const oldest of entry.refreshedByChange.keys()) {
+      if (entry.refreshedByChange.size <= REMEMBERED_CHANGES) break;
+      entry.refreshedByChange.delete(oldest);
+    }
+  }
+  // A copy: a first load's refetch waits for its cancellation and filters with this afterwards.
+  const before = new Set(refreshed);
+  const notYet = (query: Query) => !before.has(query.queryHash);
+  const cache = entry.queryClient.getQueryCache();
+  const named: Invalidation[] = [];
+  const matched: string[] = [];
+  for (const invalidation of invalidations) {
+    const { queryKey, exact } = invalidation;
+    const queries = cache.findAll({ queryKey, exact: exact ?? false, predicate: notYet });
+    if (queries.length === 0) continue;
+    named.push(invalidation);
+    for (const query of queries) matched.push(query.queryHash);
+  }
+  invalidate(entry, named, ownEcho, notYet);
+  for (const hash of matched) refreshed.add(hash);
 }
 
 /**
@@ -225,7 +275,7 @@ function receive(entry: Entry, data: unknown): void {
   const message = parsed.data;
   if (isPresenceAction(message.action) && message.online_users)
     setState(entry, { onlineUsers: message.online_users });
-  invalidate(entry, invalidationsFor(message, entry.partyId), message.tab === tabId);
+  invalidateChange(entry, invalidationsFor(message, entry.partyId), message.change, message.tab === tabId);
   const notice = noticeFor(message, useAuthStore.getState().user?.id ?? null);
   if (message.action === 'presence_update' && message.change_type === 'snapshot' && message.online_users)
     entry.presence.snapshot(message.online_users);
@@ -348,6 +398,8 @@ export function acquirePartyChannels(partyId: string, queryClient: QueryClient):
   let entry = entries.get(partyId);
   if (entry) {
     clearTimeout(entry.releaseTimer);
+    // Another client's queries share the hashes of this one's, not their fetches.
+    if (entry.queryClient !== queryClient) entry.refreshedByChange.clear();
     entry.queryClient = queryClient;
   } else {
     const notices = presenceNotices((notice) => show(created, notice));
@@ -368,6 +420,7 @@ export function acquirePartyChannels(partyId: string, queryClient: QueryClient):
       connectTimer: undefined,
       releaseTimer: undefined,
       presence: notices,
+      refreshedByChange: new Map(),
       state: idleRealtimeState,
     };
     entry = created;

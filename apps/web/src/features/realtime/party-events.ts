@@ -31,6 +31,11 @@ export const partyMessageSchema = z.object({
   source: z.string().optional(),
   /** The browser tab that asked for the change, when it said so (lib/tab-id.ts). */
   tab: z.string().optional(),
+  /**
+   * The committed change the message tells of: every message the server publishes for one change carries the
+   * same id (event-bus.ts); presence and older servers send none.
+   */
+  change: z.string().optional(),
 });
 export type PartyMessage = z.infer<typeof partyMessageSchema>;
 
