@@ -227,6 +227,54 @@ describe('ItemCollection keyboard', () => {
     expect(props.onMoveTo).toHaveBeenCalledWith(items[4], quiver.id);
   });
 
+  it('keeps the keys shown while a pointer presses, so that nothing moves under it before the click lands', async () => {
+    // happy-dom matches no :focus-visible: the browser's answer is given here, as the input in use.
+    let keyboardFocus = true;
+    const matches = HTMLElement.prototype.matches;
+    vi.spyOn(HTMLElement.prototype, 'matches').mockImplementation(function (
+      this: HTMLElement,
+      selectors: string,
+    ) {
+      return selectors === ':focus-visible' ? keyboardFocus : matches.call(this, selectors);
+    });
+    renderCollection();
+    await screen.findByRole('button', { name: 'Dagger, quantity 1' });
+    // The item's dialog closed with Escape hands the focus back to its tile, as the keyboard's.
+    fireEvent.focus(tile('Dagger'));
+    expect(screen.getByTestId('item-grid-help')).toBeVisible();
+
+    // Then a tap on another item's button, in the grid: the help line went on pointerdown, the page
+    // scrolled up by its height at the bottom of a short page, and the click hit the list instead.
+    keyboardFocus = false;
+    const more = screen.getByRole('button', { name: 'More actions for Torch' });
+    fireEvent.pointerDown(more);
+    fireEvent.focus(more);
+    expect(screen.getByTestId('item-grid-help')).toBeVisible();
+    fireEvent.pointerUp(more);
+    fireEvent.click(more);
+    // Once the click has landed, the pointer is the input: the help goes.
+    await waitFor(() => expect(screen.queryByTestId('item-grid-help')).not.toBeInTheDocument());
+
+    // The same for a tap outside the grid: the focus leaves it only once the press is over.
+    keyboardFocus = true;
+    fireEvent.focus(tile('Dagger'));
+    expect(screen.getByTestId('item-grid-help')).toBeVisible();
+    keyboardFocus = false;
+    const after = screen.getByRole('button', { name: 'After' });
+    fireEvent.pointerDown(after);
+    fireEvent.blur(tile('Dagger'), { relatedTarget: after });
+    expect(screen.getByTestId('item-grid-help')).toBeVisible();
+    fireEvent.pointerUp(after);
+    fireEvent.click(after);
+    await waitFor(() => expect(screen.queryByTestId('item-grid-help')).not.toBeInTheDocument());
+
+    // Leaving by the keyboard hides it at once, as before.
+    keyboardFocus = true;
+    fireEvent.focus(tile('Dagger'));
+    fireEvent.blur(tile('Dagger'), { relatedTarget: after });
+    expect(screen.queryByTestId('item-grid-help')).not.toBeInTheDocument();
+  });
+
   it('has no "Move to..." where nothing can move (a read-only source)', async () => {
     renderCollection({ destinations: undefined, onMoveTo: undefined });
     await screen.findByRole('button', { name: 'Arrow, quantity 1' });

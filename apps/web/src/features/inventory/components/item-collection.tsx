@@ -211,6 +211,71 @@ function GridHelp({ id, shown, text }: { id: string; shown: boolean; text: strin
   );
 }
 
+/** How long a press may wait for its click before the keys' line goes anyway (a press that scrolled or dragged). */
+const CLICK_AFTER_PRESS_MS = 1_000;
+
+/**
+ * Whether the grid's keys are on screen: while the keyboard is in the grid, until it leaves or the pointer
+ * takes over. Never hidden while a pointer is pressed, but once its click has landed: the line going on
+ * pointerdown shortened the page, at the bottom of a short page the browser scrolled up by its height, and
+ * the click landed beside the button pressed (a phone's "More actions", after an item closed with Escape).
+ */
+function useKeysShown() {
+  const [shown, setShown] = useState(false);
+  const pressing = useRef(false);
+  const hideAfterPress = useRef(false);
+  useEffect(() => {
+    if (!shown) return;
+    let waitForClick: number | undefined;
+    const hideNow = () => {
+      window.clearTimeout(waitForClick);
+      document.removeEventListener('click', afterClick, true);
+      setShown(false);
+    };
+    // The click's own handlers run first: the layout changes after them.
+    const afterClick = () => {
+      window.clearTimeout(waitForClick);
+      waitForClick = window.setTimeout(hideNow);
+    };
+    const down = () => {
+      pressing.current = true;
+    };
+    const up = () => {
+      pressing.current = false;
+      if (!hideAfterPress.current) return;
+      hideAfterPress.current = false;
+      // A tap's click comes after its pointerup, in a task of its own on a touch screen.
+      document.addEventListener('click', afterClick, { capture: true, once: true });
+      waitForClick = window.setTimeout(hideNow, CLICK_AFTER_PRESS_MS);
+    };
+    document.addEventListener('pointerdown', down, true);
+    document.addEventListener('pointerup', up, true);
+    document.addEventListener('pointercancel', up, true);
+    return () => {
+      window.clearTimeout(waitForClick);
+      document.removeEventListener('pointerdown', down, true);
+      document.removeEventListener('pointerup', up, true);
+      document.removeEventListener('pointercancel', up, true);
+      document.removeEventListener('click', afterClick, true);
+      pressing.current = false;
+      hideAfterPress.current = false;
+    };
+  }, [shown]);
+  const hide = useCallback(() => {
+    if (pressing.current) hideAfterPress.current = true;
+    else setShown(false);
+  }, []);
+  const focusCameBy = useCallback(
+    (keyboard: boolean) => {
+      if (!keyboard) return hide();
+      hideAfterPress.current = false;
+      setShown(true);
+    },
+    [hide],
+  );
+  return { shown, focusCameBy, hide };
+}
+
 function LoadingTiles({ columns }: { columns: number }) {
   return (
     <SimpleGrid cols={columns} spacing="sm" aria-hidden="true" data-testid="items-loading">
@@ -414,7 +479,7 @@ export function ItemGrid(
     (index) => scrollTo.current?.(index),
     emptyRef,
   );
-  const [keyboardInside, setKeyboardInside] = useState(false);
+  const keys = useKeysShown();
   // The keys are told with the tile the focus comes into the grid on; the arrows' next tiles say only their
   // names (the help read after each of them drowned them). Out of the grid and back, they are told again.
   const [helpTold, setHelpTold] = useState(false);
@@ -491,19 +556,19 @@ export function ItemGrid(
           data-item-grid
           onKeyDown={onKeyDown}
           onFocus={(event) => {
-            setKeyboardInside(event.target.matches(':focus-visible'));
+            keys.focusCameBy(event.target.matches(':focus-visible'));
             if (event.currentTarget.contains(event.relatedTarget as Node | null)) setHelpTold(true);
           }}
           onBlur={(event) => {
             if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
-            setKeyboardInside(false);
+            keys.hide();
             setHelpTold(false);
           }}
         >
           {content}
           <GridHelp
             id={roving.helpId}
-            shown={keyboardInside}
+            shown={keys.shown}
             text={itemGridHelp({
               draggable: props.draggable,
               movable: props.onMoveTo !== undefined,
