@@ -1,6 +1,7 @@
 import { lootSourceTypeNames, lootSourceTypes } from '@haversack/contracts';
 import { Button, Group, Paper, Select, SimpleGrid, Switch, TagsInput, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
+import { MoreFiltersButton, useFoldedFilters } from '../../../components/more-filters';
 import type { LootSort, LootTemplateFilters } from '../api/loot-api';
 
 export const lootSourceTypeOptions = lootSourceTypes.map((type) => ({
@@ -39,6 +40,14 @@ export function LootTemplateFiltersForm({
   onChange: (change: Partial<LootTemplateFilters>) => void;
   onClear: () => void;
 }) {
+  const fold = useFoldedFilters();
+  const folded = fold.shown ? undefined : 'none';
+  const activeCount = [
+    filters.sourceType !== null,
+    filters.visibility !== null,
+    filters.tags.length > 0,
+    filters.mine,
+  ].filter(Boolean).length;
   return (
     <Paper withBorder p="md" component="section" aria-label="Loot template filters">
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
@@ -49,8 +58,12 @@ export function LootTemplateFiltersForm({
           value={search}
           onChange={(event) => onSearchChange(event.currentTarget.value)}
         />
+        {fold.phone ? (
+          <MoreFiltersButton unfolded={fold.unfolded} activeCount={activeCount} onToggle={fold.toggle} />
+        ) : null}
         <Select
           label="Source type"
+          display={folded}
           placeholder="All source types"
           data={lootSourceTypeOptions}
           value={filters.sourceType}
@@ -60,6 +73,7 @@ export function LootTemplateFiltersForm({
         />
         <Select
           label="Visibility"
+          display={folded}
           placeholder="Mine and public"
           data={lootVisibilityOptions}
           value={filters.visibility}
@@ -69,6 +83,7 @@ export function LootTemplateFiltersForm({
         />
         <TagsInput
           label="Tags"
+          display={folded}
           placeholder={filters.tags.length ? undefined : 'Type a tag, then Enter'}
           value={filters.tags}
           onChange={(tags) => onChange({ tags })}
@@ -87,6 +102,7 @@ export function LootTemplateFiltersForm({
         />
         <Select
           label="Order"
+          display={folded}
           data={[
             { value: 'asc', label: 'Ascending' },
             { value: 'desc', label: 'Descending' },
@@ -99,6 +115,7 @@ export function LootTemplateFiltersForm({
       </SimpleGrid>
       <Group justify="space-between" mt="sm">
         <Switch
+          display={folded}
           label="Only mine"
           checked={filters.mine}
           onChange={(event) => onChange({ mine: event.currentTarget.checked })}

@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { stubPhoneWidth } from '../../../test/viewport';
 import { buildCurrentAtUsage } from '../../subscription/plan-limit-test-server';
 import { buildLootTemplate } from '../test/loot-fixtures';
 import { LootTemplatesPage } from './loot-templates-page';
@@ -21,6 +22,49 @@ const lastListQuery = (fetchMock: ReturnType<typeof mockFetch>) =>
 
 // Mantine's inputs are slow under happy-dom on a busy machine.
 describe('LootTemplatesPage', { timeout: 30_000 }, () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('on a phone keeps the search and the sort above the templates and folds the other filters away', async () => {
+    stubPhoneWidth();
+    const fetchMock = mockFetch(() => listPage([buildLootTemplate({ name: 'Dragon Hoard' })]));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/loot/templates');
+    expect(await screen.findByRole('heading', { name: 'Dragon Hoard' })).toBeInTheDocument();
+    // At 375 px the seven filters stood a whole screen above the first template.
+    const filters = screen.getByRole('region', { name: 'Loot template filters' });
+    expect(within(filters).getByRole('textbox', { name: 'Search loot templates' })).toBeVisible();
+    expect(within(filters).getByRole('combobox', { name: 'Sort by' })).toBeVisible();
+    for (const name of ['Source type', 'Visibility', 'Order']) {
+      expect(within(filters).getByRole('combobox', { name, hidden: true })).not.toBeVisible();
+    }
+    expect(within(filters).getByRole('switch', { name: 'Only mine', hidden: true })).not.toBeVisible();
+    const more = within(filters).getByRole('button', { name: 'More filters' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(more);
+    expect(within(filters).getByRole('button', { name: 'Fewer filters' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    await user.click(within(filters).getByRole('combobox', { name: 'Source type' }));
+    await user.click(await screen.findByRole('option', { name: 'Monster' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).source_type).toBe('monster'));
+    // Folded again, the filter still on is counted, not hidden without a word.
+    await user.click(within(filters).getByRole('button', { name: 'Fewer filters (1 on)' }));
+    expect(within(filters).getByRole('button', { name: 'More filters (1 on)' })).toBeInTheDocument();
+  });
+
+  it('shows every filter on a wider screen, with nothing to unfold', async () => {
+    mockFetch(() => listPage([buildLootTemplate({ name: 'Dragon Hoard' })]));
+    renderRoutes(routes, '/loot/templates');
+    expect(await screen.findByRole('heading', { name: 'Dragon Hoard' })).toBeInTheDocument();
+    const filters = screen.getByRole('region', { name: 'Loot template filters' });
+    for (const name of ['Source type', 'Visibility', 'Sort by', 'Order']) {
+      expect(within(filters).getByRole('combobox', { name })).toBeVisible();
+    }
+    expect(within(filters).queryByRole('button', { name: /^(More|Fewer) filters/ })).toBeNull();
+  });
+
   it('shows skeleton cards while the templates load', async () => {
     mockFetch(() => new Promise<Response>(() => undefined));
     renderRoutes(routes, '/loot/templates');

@@ -9,6 +9,7 @@ import {
 } from '@haversack/contracts';
 import { Button, Group, MultiSelect, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
+import { MoreFiltersButton, useFoldedFilters } from '../../../components/more-filters';
 import type { ShopSort, ShopTemplateFilters } from '../api/shops-api';
 
 export const shopTypeOptions = shopTypes.map((type) => ({ value: type, label: shopTypeNames[type] }));
@@ -38,6 +39,15 @@ export function ShopTemplateFiltersForm({
   onChange: (change: Partial<ShopTemplateFilters>) => void;
   onClear: () => void;
 }) {
+  const fold = useFoldedFilters();
+  const folded = fold.shown ? undefined : 'none';
+  const activeCount = [
+    filters.shopType !== null,
+    filters.location !== '',
+    filters.minRating !== null,
+    filters.visibility !== null,
+    filters.tags.length > 0,
+  ].filter(Boolean).length;
   return (
     <Paper withBorder p="md" component="section" aria-label="Shop filters">
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
@@ -48,8 +58,12 @@ export function ShopTemplateFiltersForm({
           value={search}
           onChange={(event) => onSearchChange(event.currentTarget.value)}
         />
+        {fold.phone ? (
+          <MoreFiltersButton unfolded={fold.unfolded} activeCount={activeCount} onToggle={fold.toggle} />
+        ) : null}
         <Select
           label="Shop type"
+          display={folded}
           placeholder="All types"
           data={shopTypeOptions}
           value={filters.shopType}
@@ -59,6 +73,7 @@ export function ShopTemplateFiltersForm({
         />
         <Select
           label="Location"
+          display={folded}
           placeholder="Anywhere"
           data={locationOptions}
           value={filters.location || null}
@@ -69,6 +84,7 @@ export function ShopTemplateFiltersForm({
         />
         <Select
           label="Minimum rating"
+          display={folded}
           placeholder="Any rating"
           data={shopMinRatings.map((r) => ({ value: String(r), label: `${r.toFixed(1)}+ stars` }))}
           value={filters.minRating === null ? null : String(filters.minRating)}
@@ -78,6 +94,7 @@ export function ShopTemplateFiltersForm({
         />
         <Select
           label="Visibility"
+          display={folded}
           placeholder="Mine and public"
           data={[
             { value: 'public', label: 'Public' },
@@ -100,6 +117,7 @@ export function ShopTemplateFiltersForm({
         />
         <Select
           label="Order"
+          display={folded}
           data={[
             { value: 'asc', label: 'Ascending' },
             { value: 'desc', label: 'Descending' },
@@ -111,6 +129,7 @@ export function ShopTemplateFiltersForm({
         />
         <MultiSelect
           label="Tags"
+          display={folded}
           placeholder={filters.tags.length ? undefined : 'Any tag'}
           data={[...shopTags]}
           value={filters.tags}

@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { stubPhoneWidth } from '../../../test/viewport';
 import { buildCurrentAtUsage } from '../../subscription/plan-limit-test-server';
 import { buildShopTemplate } from '../test/shop-fixtures';
 import { ShopTemplatesPage } from './shop-templates-page';
@@ -16,6 +17,55 @@ const listQuery = (fetchMock: ReturnType<typeof mockFetch>) => {
 };
 
 describe('ShopTemplatesPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('on a phone keeps the search and the sort above the shops and folds the other filters away', async () => {
+    stubPhoneWidth();
+    const fetchMock = mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: [buildShopTemplate({ name: 'Ironhand Forge' })],
+        meta: pageMeta(1, 12),
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoutes(routes, '/shops');
+    expect(await screen.findByRole('heading', { name: 'Ironhand Forge' })).toBeInTheDocument();
+    // At 375 px the eight filters stood a whole screen above the first shop.
+    const filters = screen.getByRole('region', { name: 'Shop filters' });
+    expect(within(filters).getByRole('textbox', { name: 'Search shops' })).toBeVisible();
+    expect(within(filters).getByRole('combobox', { name: 'Sort by' })).toBeVisible();
+    for (const name of ['Shop type', 'Location', 'Minimum rating', 'Visibility', 'Order', 'Tags']) {
+      expect(within(filters).getByRole('combobox', { name, hidden: true })).not.toBeVisible();
+    }
+    const more = within(filters).getByRole('button', { name: 'More filters' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(more);
+    await user.click(within(filters).getByRole('combobox', { name: 'Shop type' }));
+    await user.click(await screen.findByRole('option', { name: 'Blacksmith' }));
+    await vi.waitFor(() => expect(listQuery(fetchMock).shop_type).toBe('blacksmith'));
+    await user.click(within(filters).getByRole('button', { name: 'Fewer filters (1 on)' }));
+    expect(within(filters).getByRole('button', { name: 'More filters (1 on)' })).toBeInTheDocument();
+  });
+
+  it('shows every filter on a wider screen, with nothing to unfold', async () => {
+    mockFetch(() =>
+      jsonResponse(200, {
+        status: 'success',
+        data: [buildShopTemplate({ name: 'Ironhand Forge' })],
+        meta: pageMeta(1, 12),
+      }),
+    );
+    renderRoutes(routes, '/shops');
+    expect(await screen.findByRole('heading', { name: 'Ironhand Forge' })).toBeInTheDocument();
+    const filters = screen.getByRole('region', { name: 'Shop filters' });
+    for (const name of ['Shop type', 'Location', 'Minimum rating', 'Visibility', 'Sort by', 'Order']) {
+      expect(within(filters).getByRole('combobox', { name })).toBeVisible();
+    }
+    expect(within(filters).queryByRole('button', { name: /^(More|Fewer) filters/ })).toBeNull();
+  });
+
   it('shows six skeleton cards while the templates load', async () => {
     mockFetch(() => new Promise<Response>(() => undefined));
     renderRoutes(routes, '/shops');
