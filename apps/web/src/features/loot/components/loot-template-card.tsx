@@ -1,5 +1,17 @@
 import { type LootSourceType, type LootTemplate, lootSourceTypeNames } from '@haversack/contracts';
-import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import {
   IconBox,
   IconCoins,
@@ -84,11 +96,17 @@ export function LootTagList({ tags, max }: { tags: readonly string[]; max?: numb
   );
 }
 
+/**
+ * One line of the card, wrapped rather than cut: in a third of 1280 px, "6 items and 15,600 coins · 19,800 gp"
+ * lost its worth to an ellipsis.
+ */
 function Fact({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
-    <Group gap={6} wrap="nowrap">
-      {icon}
-      <Text size="sm" c="dimmed" truncate>
+    <Group gap={6} wrap="nowrap" align="flex-start">
+      <Box component="span" lh={0} pt={3}>
+        {icon}
+      </Box>
+      <Text size="sm" c="dimmed" miw={0} style={{ overflowWrap: 'anywhere' }}>
         {children}
       </Text>
     </Group>

@@ -54,6 +54,17 @@ describe('LootTemplatesPage', { timeout: 30_000 }, () => {
     expect(within(filters).getByRole('button', { name: 'More filters (1 on)' })).toBeInTheDocument();
   });
 
+  it('never cuts the worth off a card: the contents line wraps instead', async () => {
+    mockFetch(() =>
+      listPage([buildLootTemplate({ name: 'Dragon’s Hoard', item_units: 6, coin_units: 15_600 })]),
+    );
+    renderRoutes(routes, '/loot/templates');
+    const contents = await screen.findByTestId('loot-template-contents');
+    // In a third of 1280 px, "6 items and 15,600 coins · 19,800 gp" lost its worth to an ellipsis.
+    expect(contents.closest('[data-truncate]')).toBeNull();
+    expect(contents.parentElement).toHaveStyle({ overflowWrap: 'anywhere' });
+  });
+
   it('shows every filter on a wider screen, with nothing to unfold', async () => {
     mockFetch(() => listPage([buildLootTemplate({ name: 'Dragon Hoard' })]));
     renderRoutes(routes, '/loot/templates');
