@@ -120,7 +120,7 @@ export function LootTemplateFiltersForm({
           checked={filters.mine}
           onChange={(event) => onChange({ mine: event.currentTarget.checked })}
         />
-        <Button variant="subtle" size="xs" onClick={onClear}>
+        <Button variant="subtle" size="xs" ml="auto" onClick={onClear}>
           Clear Filters
         </Button>
       </Group>
