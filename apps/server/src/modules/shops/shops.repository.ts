@@ -102,6 +102,20 @@ export const shopsRepository = {
     return row ? toView(row) : undefined;
   },
 
+  /**
+   * Keeps the template from being deleted until the transaction ends (FOR KEY SHARE, the lock a foreign key
+   * check takes; deployments and ratings of one template do not wait for each other): a deletion that
+   * committed first leaves no row to read, and one that comes later waits, so a shop or a rating written
+   * after this never points at a deleted template.
+   */
+  async holdTemplate(db: Executor, id: string): Promise<void> {
+    await db
+      .select({ id: shopTemplates.id })
+      .from(shopTemplates)
+      .where(eq(shopTemplates.id, id))
+      .for('key share');
+  },
+
   async lockTemplate(db: Executor, id: string): Promise<ShopTemplateRow | undefined> {
     const [row] = await db.select().from(shopTemplates).where(eq(shopTemplates.id, id)).for('update');
     return row;

@@ -738,6 +738,8 @@ export class ShopsService {
   /** One rating per user and template, changed by rating again (issue 10 item 1). */
   async rate(actor: LedgerActor, id: string, rating: number): Promise<ShopTemplate> {
     await this.db.transaction(async (tx) => {
+      // The owner may delete the template meanwhile: the rating must not point at a deleted row.
+      await repo.holdTemplate(tx, id);
       const view = await this.#readableTemplate(tx, actor.id, id);
       if (view.template.visibility !== 'public')
         throw new AppError('FORBIDDEN', shopMessages.ratingNotPublic);
@@ -929,6 +931,8 @@ export class ShopsService {
       if (!party || !access.canRead) throw AppError.notFound('Party not found.');
       policy.assertCanManage(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      // The owner may delete the template meanwhile: the new shop's reference to it must not meet a deleted row.
+      await repo.holdTemplate(tx, input.shop_template_id);
       const view = await repo.templateView(tx, input.shop_template_id);
       if (!view || !policy.canReadTemplate(view.template, actor.id)) {
         throw AppError.validation([
