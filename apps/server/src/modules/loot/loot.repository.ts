@@ -143,6 +143,20 @@ export const lootRepository = {
     return row ? toView(row) : undefined;
   },
 
+  /**
+   * Keeps the template from being deleted until the transaction ends (FOR KEY SHARE, the lock a foreign key
+   * check takes; deployments of one template do not wait for each other): a deletion that committed first
+   * leaves no row to read, and one that comes later waits, so a loot written after this never points at a
+   * deleted template.
+   */
+  async holdTemplate(db: Executor, id: string): Promise<void> {
+    await db
+      .select({ id: lootTemplates.id })
+      .from(lootTemplates)
+      .where(eq(lootTemplates.id, id))
+      .for('key share');
+  },
+
   async lockTemplate(db: Executor, id: string): Promise<LootTemplateRow | undefined> {
     const [row] = await db.select().from(lootTemplates).where(eq(lootTemplates.id, id)).for('update');
     return row;

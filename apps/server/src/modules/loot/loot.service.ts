@@ -664,6 +664,8 @@ export class LootService {
       if (!party || !access.isMember) throw AppError.notFound('Party not found.');
       if (!access.isGm) throw new AppError('FORBIDDEN', partyMessages.gmOnly);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);
+      // The GM may delete the template meanwhile: the new loot's reference to it must not meet a deleted row.
+      await repo.holdTemplate(tx, input.loot_template_id);
       const view = await repo.templateView(tx, input.loot_template_id, actor.id);
       if (!view || !policy.canReadTemplate(view.template, actor.id)) {
         throw AppError.validation([

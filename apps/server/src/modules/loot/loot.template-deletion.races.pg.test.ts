@@ -1,0 +1,99 @@
+import type { LootInstance } from '@haversack/contracts';
+import { eq, sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
+import {
+  createLootTemplate,
+  createParty,
+  createTemplate,
+  createUser,
+  type SignedInUser,
+  upgrade,
+} from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { lootRepository } from './loot.repository.js';
+
+/**
+ * The attack review of 2026-11-30: a loot template deleted by its GM while they deployed it answered the
+ * deployment 500, the new loot's foreign key meeting a row deleted after the deployment had read it.
+ * Several connections and real row locks are needed to see it, so PostgreSQL only (on PGlite one
+ * transaction runs at a time). The deletion is a real request, sent once the deployment has read the
+ * template and is about to write the loot that points at it.
+ */
+let ctx: TestContext;
+/** A connection of the test's own, outside the app's pool: it watches for sessions waiting on a lock. */
+let watcher: pg.Client;
+let gm: SignedInUser;
+let partyId: string;
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  const current = await ctx.database.db.execute(sql`select current_database() as name`);
+  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+  url.pathname = `/${(current as unknown as { rows: { name: string }[] }).rows[0]?.name}`;
+  watcher = new pg.Client({ connectionString: url.toString() });
+  await watcher.connect();
+  gm = await createUser(ctx);
+  await upgrade(ctx, gm, 'tier_3');
+  partyId = (await createParty(ctx, gm)).id;
+});
+afterAll(async () => {
+  await watcher.end();
+  await ctx.close();
+});
+
+const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+/** Whether some session of this test database waits on a lock now (pg_stat_activity). */
+async function someoneWaits(): Promise<boolean> {
+  const result = await watcher.query<{ n: number }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+  );
+  return (result.rows[0]?.n ?? 0) > 0;
+}
+
+/** Sends the deletion and waits until it has answered, or waits on a lock the caller's transaction holds. */
+async function deleteTemplateNow(templateId: string) {
+  const deleting = callApi(ctx, 'DELETE', `/loot_templates/${templateId}`, gm);
+  let answered = false;
+  void deleting.then(() => {
+    answered = true;
+  });
+  while (!answered && !(await someoneWaits())) await nextTurn();
+  return { deleting, outcome: answered ? ('deleted first' as const) : ('waited' as const) };
+}
+
+describe('a loot template deleted while its GM deploys it', () => {
+  it('deploys the loot with its contents, and then deletes the template, which the loot outlives', async () => {
+    const gem = await createTemplate(ctx, { name: 'Gem', baseValue: 50, currency: 'gp', stackSize: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 7 }]);
+    let deletion: Awaited<ReturnType<typeof deleteTemplateNow>> | undefined;
+    const insert = lootRepository.insertInstance.bind(lootRepository);
+    const inserts = vi.spyOn(lootRepository, 'insertInstance').mockImplementation(async (db, values) => {
+      deletion ??= await deleteTemplateNow(template.id);
+      return insert(db, values);
+    });
+    let deployed: LightMyRequestResponse;
+    try {
+      deployed = await callApi(ctx, 'POST', '/loot_instances', gm, {
+        loot_instance: { loot_template_id: template.id, party_id: partyId },
+      });
+    } finally {
+      inserts.mockRestore();
+    }
+    expect(deployed.statusCode, deployed.body).toBe(201);
+    expect(deletion?.outcome).toBe('waited');
+    expect((await deletion?.deleting)?.statusCode).toBe(204);
+    const loot = deployed.json().data as LootInstance;
+    const [row] = await ctx.database.db.select().from(lootInstances).where(eq(lootInstances.id, loot.id));
+    expect(row?.lootTemplateId).toBeNull();
+    const read = await callApi(ctx, 'GET', `/loot_instances/${loot.id}`, gm);
+    expect(read.statusCode, read.body).toBe(200);
+    expect((read.json().data as LootInstance).container.item_instances.map((i) => i.quantity)).toEqual([7]);
+    expect(
+      await ctx.database.db.select().from(lootTemplates).where(eq(lootTemplates.id, template.id)),
+    ).toEqual([]);
+  });
+});
