@@ -917,6 +917,20 @@ export const inventoryRepository = {
       .where(inArray(characters.id, characterIds));
   },
 
+  /**
+   * Keeps the character from being deleted until the transaction ends (FOR KEY SHARE, the lock a foreign key
+   * check takes, which its other changes allow): a deletion that committed first leaves no row, and one that
+   * comes later waits, so what is written pointing at the character never meets it deleted.
+   */
+  async holdCharacter(db: Executor, characterId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: characters.id })
+      .from(characters)
+      .where(eq(characters.id, characterId))
+      .for('key share');
+    return Boolean(row);
+  },
+
   async character(db: Executor, characterId: string) {
     const [row] = await db
       .select({

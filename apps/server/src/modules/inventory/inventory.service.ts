@@ -2377,6 +2377,8 @@ export class InventoryService {
     owner: Owner,
   ): Promise<{ name: string; partyId: string | null }> {
     if ('characterId' in owner) {
+      // Its player may delete the character meanwhile: the new container must not point at a deleted row.
+      if (!(await repo.holdCharacter(tx, owner.characterId))) throw AppError.notFound('Character not found.');
       const [primary] = await repo.listForOwner(tx, owner);
       if (!primary) throw AppError.notFound('Character not found.');
       const located = await this.#locate(tx, userId, primary.id);

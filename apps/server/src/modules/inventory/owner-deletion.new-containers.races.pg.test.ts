@@ -1,0 +1,91 @@
+import type { Character, Container } from '@haversack/contracts';
+import { eq, sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { characters } from '../../db/schema/characters.js';
+import { containers } from '../../db/schema/inventory.js';
+import { createUser, type SignedInUser } from '../../test/factories.js';
+import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { inventoryRepository } from './inventory.repository.js';
+
+/**
+ * The attack review of 2026-11-30: a character deleted by its player while they added a container to it
+ * answered the new container 500, its foreign key meeting the character deleted after the request had
+ * found it. Several connections and real row locks are needed to see it, so PostgreSQL only (on PGlite one
+ * transaction runs at a time). The deletion is a real request, sent once the new container's request has
+ * found the character and is about to write the container.
+ */
+let ctx: TestContext;
+/** A connection of the test's own, outside the app's pool: it watches for sessions waiting on a lock. */
+let watcher: pg.Client;
+let player: SignedInUser;
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  const current = await ctx.database.db.execute(sql`select current_database() as name`);
+  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+  url.pathname = `/${(current as unknown as { rows: { name: string }[] }).rows[0]?.name}`;
+  watcher = new pg.Client({ connectionString: url.toString() });
+  await watcher.connect();
+  player = await createUser(ctx);
+});
+afterAll(async () => {
+  await watcher.end();
+  await ctx.close();
+});
+
+const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+/** Whether some session of this test database waits on a lock now (pg_stat_activity). */
+async function someoneWaits(): Promise<boolean> {
+  const result = await watcher.query<{ n: number }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+  );
+  return (result.rows[0]?.n ?? 0) > 0;
+}
+
+/** Sends the deletion and waits until it has answered, or waits on a lock the caller's transaction holds. */
+async function deleteCharacterNow(characterId: string) {
+  const deleting = callApi(ctx, 'DELETE', `/characters/${characterId}`, player);
+  let answered = false;
+  void deleting.then(() => {
+    answered = true;
+  });
+  while (!answered && !(await someoneWaits())) await nextTurn();
+  return { deleting, outcome: answered ? ('deleted first' as const) : ('waited' as const) };
+}
+
+describe('a character deleted while its player adds a container to it', () => {
+  it('adds the container, and then deletes the character with every container it has', async () => {
+    const created = await callApi(ctx, 'POST', '/characters', player, { character: { name: 'Doomed' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const character = created.json().data as Character;
+    let deletion: Awaited<ReturnType<typeof deleteCharacterNow>> | undefined;
+    const insert = inventoryRepository.insertContainer.bind(inventoryRepository);
+    const inserts = vi
+      .spyOn(inventoryRepository, 'insertContainer')
+      .mockImplementation(async (db, values) => {
+        deletion ??= await deleteCharacterNow(character.id);
+        return insert(db, values);
+      });
+    let added: LightMyRequestResponse;
+    try {
+      added = await callApi(ctx, 'POST', `/characters/${character.id}/containers`, player, {
+        container: { name: 'Saddlebag' },
+      });
+    } finally {
+      inserts.mockRestore();
+    }
+    expect(added.statusCode, added.body).toBe(201);
+    expect(deletion?.outcome).toBe('waited');
+    expect((await deletion?.deleting)?.statusCode).toBe(204);
+    expect((added.json().data as Container).name).toBe('Saddlebag');
+    expect(await ctx.database.db.select().from(characters).where(eq(characters.id, character.id))).toEqual(
+      [],
+    );
+    expect(
+      await ctx.database.db.select().from(containers).where(eq(containers.characterId, character.id)),
+    ).toEqual([]);
+  });
+});
