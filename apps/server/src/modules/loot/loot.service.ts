@@ -287,8 +287,8 @@ export class LootService {
     };
   }
 
-  async #partyAccess(db: Executor, userId: string, partyId: string) {
-    const party = await partiesRepository.findParty(db, partyId);
+  async #partyAccess(db: Executor, userId: string, partyId: string, lock?: 'share') {
+    const party = await partiesRepository.findParty(db, partyId, { lock });
     const membership = party ? await partiesRepository.membership(db, partyId, userId) : undefined;
     const hasCharacter = membership
       ? await inventoryRepository.userHasCharacterInParty(db, userId, partyId)
@@ -660,7 +660,9 @@ export class LootService {
   /** Deploys a template into a party (the GM): hidden, with its own container stocked through the ledger. */
   async deploy(actor: LedgerActor, input: LootInstanceCreate): Promise<LootInstance> {
     return this.#transaction(async (tx, record, emit) => {
-      const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id);
+      // Held until the loot is in: a deletion of the party takes turns with it, and then finds the new loot
+      // among what it destroys (else the loot's contents would stop the party's rows from going: a 500).
+      const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id, 'share');
       if (!party || !access.isMember) throw AppError.notFound('Party not found.');
       if (!access.isGm) throw new AppError('FORBIDDEN', partyMessages.gmOnly);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);

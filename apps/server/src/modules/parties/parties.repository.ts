@@ -141,12 +141,14 @@ export const partiesRepository = {
   /**
    * `lock: 'no key update'` serialises the party's changes as `true` does, without making wait the rows
    * that merely refer to it (a foreign key's check takes a key share lock, which that lock allows): a move
-   * that meanwhile tells a member what it brought them writes a notice naming the party.
+   * that meanwhile tells a member what it brought them writes a notice naming the party. `lock: 'share'`
+   * is for what brings new holdings into the party (a shop or a loot deployed): its deletion, which holds
+   * the party as `'no key update'` before it gathers what it destroys, takes turns with it.
    */
   async findParty(
     db: Executor,
     id: string,
-    options: { lock?: boolean | 'no key update' } = {},
+    options: { lock?: boolean | 'no key update' | 'share' } = {},
   ): Promise<PartyRow | undefined> {
     const query = db.select().from(parties).where(eq(parties.id, id)).limit(1);
     const [row] = options.lock

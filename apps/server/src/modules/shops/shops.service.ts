@@ -422,8 +422,8 @@ export class ShopsService {
     };
   }
 
-  async #partyAccess(db: Executor, userId: string, partyId: string) {
-    const party = await partiesRepository.findParty(db, partyId);
+  async #partyAccess(db: Executor, userId: string, partyId: string, lock?: 'share') {
+    const party = await partiesRepository.findParty(db, partyId, { lock });
     const membership = party ? await partiesRepository.membership(db, partyId, userId) : undefined;
     const hasCharacter = membership
       ? await inventoryRepository.userHasCharacterInParty(db, userId, partyId)
@@ -927,7 +927,9 @@ export class ShopsService {
   /** Deploys a template into a party: a new shop with its own container, stocked through the ledger. */
   async deploy(actor: LedgerActor, input: ShopInstanceCreate): Promise<ShopInstance> {
     return this.#transaction(async (tx, record, emit) => {
-      const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id);
+      // Held until the shop is in: a deletion of the party takes turns with it, and then finds the new shop
+      // among what it destroys (else the shop's stock would stop the party's rows from going: a 500).
+      const { party, access } = await this.#partyAccess(tx, actor.id, input.party_id, 'share');
       if (!party || !access.canRead) throw AppError.notFound('Party not found.');
       policy.assertCanManage(access);
       if (party.isArchived) throw new AppError('FORBIDDEN', partyMessages.archived);

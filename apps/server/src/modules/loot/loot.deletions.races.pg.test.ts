@@ -17,10 +17,12 @@ import { lootRepository } from './loot.repository.js';
 
 /**
  * The attack review of 2026-11-30: a loot template deleted by its GM while they deployed it answered the
- * deployment 500, the new loot's foreign key meeting a row deleted after the deployment had read it.
+ * deployment 500, the new loot's foreign key meeting a row deleted after the deployment had read it; a
+ * party deleted while a loot was deployed into it answered one of the two 500 (the loot meeting the deleted
+ * party, or the deletion meeting the new loot's contents).
  * Several connections and real row locks are needed to see it, so PostgreSQL only (on PGlite one
  * transaction runs at a time). The deletion is a real request, sent once the deployment has read the
- * template and is about to write the loot that points at it.
+ * template (or the party) and is about to write the loot that points at it.
  */
 let ctx: TestContext;
 /** A connection of the test's own, outside the app's pool: it watches for sessions waiting on a lock. */
@@ -56,7 +58,11 @@ async function someoneWaits(): Promise<boolean> {
 
 /** Sends the deletion and waits until it has answered, or waits on a lock the caller's transaction holds. */
 async function deleteTemplateNow(templateId: string) {
-  const deleting = callApi(ctx, 'DELETE', `/loot_templates/${templateId}`, gm);
+  return deleteNow(`/loot_templates/${templateId}`);
+}
+
+async function deleteNow(path: string) {
+  const deleting = callApi(ctx, 'DELETE', path, gm);
   let answered = false;
   void deleting.then(() => {
     answered = true;
@@ -95,5 +101,35 @@ describe('a loot template deleted while its GM deploys it', () => {
     expect(
       await ctx.database.db.select().from(lootTemplates).where(eq(lootTemplates.id, template.id)),
     ).toEqual([]);
+  });
+});
+
+describe('a party deleted while its GM deploys a loot into it', () => {
+  it('deploys the loot, and then deletes the party with the loot and its contents', async () => {
+    const gem = await createTemplate(ctx, { name: 'Gem', baseValue: 50, currency: 'gp', stackSize: 0 });
+    const template = await createLootTemplate(ctx, gm, [{ item_template_id: gem.id, quantity: 7 }]);
+    const doomed = await createParty(ctx, gm);
+    let deletion: Awaited<ReturnType<typeof deleteNow>> | undefined;
+    const insert = lootRepository.insertInstance.bind(lootRepository);
+    const inserts = vi.spyOn(lootRepository, 'insertInstance').mockImplementation(async (db, values) => {
+      deletion ??= await deleteNow(`/parties/${doomed.id}`);
+      return insert(db, values);
+    });
+    let deployed: LightMyRequestResponse;
+    try {
+      deployed = await callApi(ctx, 'POST', '/loot_instances', gm, {
+        loot_instance: { loot_template_id: template.id, party_id: doomed.id },
+      });
+    } finally {
+      inserts.mockRestore();
+    }
+    expect(deployed.statusCode, deployed.body).toBe(201);
+    expect(deletion?.outcome).toBe('waited');
+    const deleted = await deletion?.deleting;
+    expect(deleted?.statusCode, deleted?.body).toBe(204);
+    const loot = deployed.json().data as LootInstance;
+    expect(await ctx.database.db.select().from(lootInstances).where(eq(lootInstances.id, loot.id))).toEqual(
+      [],
+    );
   });
 });

@@ -11,9 +11,10 @@ import { shopsRepository } from './shops.repository.js';
 /**
  * The attack review of 2026-11-30: a shop template deleted by its owner while a GM deployed it (or a player
  * rated it) answered the deployment 500, the new shop's foreign key meeting a row deleted after the
- * deployment had read it. Several connections and real row locks are needed to see it, so PostgreSQL only
+ * deployment had read it; a party deleted while a shop was deployed into it answered one of the two 500
+ * (the shop meeting the deleted party, or the deletion meeting the new shop's stock). Several connections and real row locks are needed to see it, so PostgreSQL only
  * (on PGlite one transaction runs at a time). The deletion is a real request, sent once the deployment has
- * read the template and is about to write what points at it.
+ * read the template (or the party) and is about to write what points at it.
  */
 let ctx: TestContext;
 /** A connection of the test's own, outside the app's pool: it watches for sessions waiting on a lock. */
@@ -64,7 +65,11 @@ async function someoneWaits(): Promise<boolean> {
 
 /** Sends the deletion and waits until it has answered, or waits on a lock the caller's transaction holds. */
 async function deleteTemplateNow(templateId: string) {
-  const deleting = callApi(ctx, 'DELETE', `/shop_templates/${templateId}`, gm);
+  return deleteNow(`/shop_templates/${templateId}`);
+}
+
+async function deleteNow(path: string) {
+  const deleting = callApi(ctx, 'DELETE', path, gm);
   let answered = false;
   void deleting.then(() => {
     answered = true;
@@ -130,5 +135,34 @@ describe('a public shop template deleted while someone rates it', () => {
         .from(shopTemplateRatings)
         .where(eq(shopTemplateRatings.shopTemplateId, template.id)),
     ).toEqual([]);
+  });
+});
+
+describe('a party deleted while its GM deploys a shop into it', () => {
+  it('deploys the shop, and then deletes the party with the shop and its stock', async () => {
+    const template = await shopTemplate();
+    const doomed = await createParty(ctx, gm);
+    let deletion: Awaited<ReturnType<typeof deleteNow>> | undefined;
+    const insert = shopsRepository.insertInstance.bind(shopsRepository);
+    const inserts = vi.spyOn(shopsRepository, 'insertInstance').mockImplementation(async (db, values) => {
+      deletion ??= await deleteNow(`/parties/${doomed.id}`);
+      return insert(db, values);
+    });
+    let deployed: LightMyRequestResponse;
+    try {
+      deployed = await callApi(ctx, 'POST', '/shop_instances', gm, {
+        shop_instance: { shop_template_id: template.id, party_id: doomed.id },
+      });
+    } finally {
+      inserts.mockRestore();
+    }
+    expect(deployed.statusCode, deployed.body).toBe(201);
+    expect(deletion?.outcome).toBe('waited');
+    const deleted = await deletion?.deleting;
+    expect(deleted?.statusCode, deleted?.body).toBe(204);
+    const shop = deployed.json().data as ShopInstance;
+    expect(await ctx.database.db.select().from(shopInstances).where(eq(shopInstances.id, shop.id))).toEqual(
+      [],
+    );
   });
 });
