@@ -2385,7 +2385,9 @@ export class InventoryService {
       policy.assertCanAct(located.access);
       return { name: located.context.ownerName, partyId: located.context.party?.id ?? null };
     }
-    const party = await partiesRepository.findParty(tx, owner.partyId);
+    // Held until the container is in: a deletion of the party takes turns with it, and then finds the new
+    // container among what it destroys, instead of the container's reference meeting the deleted party.
+    const party = await partiesRepository.findParty(tx, owner.partyId, { lock: 'share' });
     const membership = party ? await partiesRepository.membership(tx, owner.partyId, userId) : undefined;
     if (!party || !membership) throw AppError.notFound('Party not found.');
     // Observers only read, whatever characters they have here: the refusal names the role.

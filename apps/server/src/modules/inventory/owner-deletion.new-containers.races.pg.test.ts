@@ -5,14 +5,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
-import { createUser, type SignedInUser } from '../../test/factories.js';
+import { createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
 import { inventoryRepository } from './inventory.repository.js';
 
 /**
  * The attack review of 2026-11-30: a character deleted by its player while they added a container to it
  * answered the new container 500, its foreign key meeting the character deleted after the request had
- * found it. Several connections and real row locks are needed to see it, so PostgreSQL only (on PGlite one
+ * found it; so did a stash added to a party its GM deleted at the same moment. Several connections and real row locks are needed to see it, so PostgreSQL only (on PGlite one
  * transaction runs at a time). The deletion is a real request, sent once the new container's request has
  * found the character and is about to write the container.
  */
@@ -47,7 +47,11 @@ async function someoneWaits(): Promise<boolean> {
 
 /** Sends the deletion and waits until it has answered, or waits on a lock the caller's transaction holds. */
 async function deleteCharacterNow(characterId: string) {
-  const deleting = callApi(ctx, 'DELETE', `/characters/${characterId}`, player);
+  return deleteNow(`/characters/${characterId}`);
+}
+
+async function deleteNow(path: string) {
+  const deleting = callApi(ctx, 'DELETE', path, player);
   let answered = false;
   void deleting.then(() => {
     answered = true;
@@ -87,5 +91,35 @@ describe('a character deleted while its player adds a container to it', () => {
     expect(
       await ctx.database.db.select().from(containers).where(eq(containers.characterId, character.id)),
     ).toEqual([]);
+  });
+});
+
+describe('a party deleted while its GM adds a stash to it', () => {
+  it('adds the stash, and then deletes the party with it', async () => {
+    await upgrade(ctx, player, 'tier_3');
+    const doomed = await createParty(ctx, player);
+    let deletion: Awaited<ReturnType<typeof deleteNow>> | undefined;
+    const insert = inventoryRepository.insertContainer.bind(inventoryRepository);
+    const inserts = vi
+      .spyOn(inventoryRepository, 'insertContainer')
+      .mockImplementation(async (db, values) => {
+        deletion ??= await deleteNow(`/parties/${doomed.id}`);
+        return insert(db, values);
+      });
+    let added: LightMyRequestResponse;
+    try {
+      added = await callApi(ctx, 'POST', `/parties/${doomed.id}/containers`, player, {
+        container: { name: 'Stash' },
+      });
+    } finally {
+      inserts.mockRestore();
+    }
+    expect(added.statusCode, added.body).toBe(201);
+    expect(deletion?.outcome).toBe('waited');
+    const deleted = await deletion?.deleting;
+    expect(deleted?.statusCode, deleted?.body).toBe(204);
+    expect(await ctx.database.db.select().from(containers).where(eq(containers.partyId, doomed.id))).toEqual(
+      [],
+    );
   });
 });
