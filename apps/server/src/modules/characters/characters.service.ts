@@ -472,7 +472,9 @@ export class CharactersService {
 
   /** spec/02 §6: only your own characters, only into a party you belong to that is not archived. */
   async #assertAssignable(tx: Executor, userId: string, partyId: string) {
-    const party = await partiesRepository.findParty(tx, partyId);
+    // Held until the character is in: a deletion of the party takes turns with it, and then lets the new
+    // character go with the rest, instead of the character's reference meeting the deleted party (a 500).
+    const party = await partiesRepository.findParty(tx, partyId, { lock: 'share' });
     const membership = party ? await partiesRepository.membership(tx, partyId, userId) : undefined;
     if (!party || !membership) {
       throw new AppError('FORBIDDEN', characterMessages.notPartyMember, {
