@@ -619,3 +619,53 @@ describe('ItemCollection when loading fails', () => {
     expect(screen.queryByText('More items could not be loaded.')).not.toBeInTheDocument();
   });
 });
+
+describe('ItemGrid with two stacks of one name', () => {
+  // Weapons do not stack: two Shortswords are two tiles, and a screen reader must tell them apart.
+  const twins = [
+    buildItem({ id: 'item-a', name: 'Shortsword', quantity: 1 }),
+    buildItem({ id: 'item-b', name: 'Torch', quantity: 1 }),
+    buildItem({ id: 'item-c', name: 'Shortsword', quantity: 1, notes: 'Silvered, from the crypt' }),
+  ];
+
+  it.each(['grid', 'list'] as const)(
+    'names each of them apart in the %s, and a lone name as before',
+    async (layout) => {
+      renderWithProviders(
+        <DndContext>
+          <ItemGrid
+            items={twins}
+            layout={layout}
+            draggable={false}
+            swipeable={false}
+            onOpen={vi.fn()}
+            onQuickTransfer={vi.fn()}
+            onAddToQueue={vi.fn()}
+            destinations={[backpack, quiver]}
+            onMoveTo={vi.fn()}
+          />
+        </DndContext>,
+      );
+      expect(screen.getByRole('button', { name: 'Shortsword (1 of 2), quantity 1' })).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: 'Shortsword (2 of 2, Silvered, from the crypt), quantity 1' }),
+      ).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: 'More actions for Shortsword (1 of 2)' }),
+      ).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', {
+          name: 'More actions for Shortsword (2 of 2, Silvered, from the crypt)',
+        }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Move Shortsword (1 of 2) to...' })).toBeInTheDocument();
+      // A name met once keeps its plain name (tests and e2e selectors rely on it).
+      expect(screen.getByRole('button', { name: 'Torch, quantity 1' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'More actions for Torch' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Move Torch to...' })).toBeInTheDocument();
+      // Every name in the list is one of its own.
+      const labels = screen.getAllByRole('button').map((button) => button.getAttribute('aria-label'));
+      expect(new Set(labels).size).toBe(labels.length);
+    },
+  );
+});
