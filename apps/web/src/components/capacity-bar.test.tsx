@@ -1,4 +1,4 @@
-import type { Capacity } from '@haversack/contracts';
+import type { Capacity, EncumbranceLevel } from '@haversack/contracts';
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -172,5 +172,40 @@ describe('formatPercent', () => {
     [400_001, '400,001%'],
   ])('says %d percent as %s', (percent, said) => {
     expect(formatPercent(percent)).toBe(said);
+  });
+});
+
+describe('CapacityBar as a character’s load (the primary container carries the character’s max weight)', () => {
+  const colourOf = (name: string) =>
+    screen.getByRole('progressbar', { name }).style.getPropertyValue('--progress-section-color');
+
+  function renderLoadBar(value: Capacity, loadLevel: EncumbranceLevel | null) {
+    render(
+      <MantineProvider env="test">
+        <CapacityBar capacity={value} loadLevel={loadLevel} />
+      </MantineProvider>,
+    );
+  }
+
+  it('colours the weight by the encumbrance level the badge beside it says, not by the percent', () => {
+    // Review: "Load 17.8 / 50 lbs", "Encumbered", and a green bar at 36 %.
+    renderLoadBar(capacity({ used: 17.8, max: 50 }), 'encumbered');
+    expect(colourOf('Weight used')).toContain('yellow');
+    // The slots are the container's own: their colour stays the percent's.
+    expect(colourOf('Slots used')).toContain('teal');
+  });
+
+  it.each([
+    ['unencumbered', 10, 'teal'],
+    ['heavily_encumbered', 40, 'orange'],
+    ['over_capacity', 55, 'red'],
+  ] as const)('colours a %s load %s / 50 lbs %s', (level, used, colour) => {
+    renderLoadBar(capacity({ used, max: 50 }), level);
+    expect(colourOf('Weight used')).toContain(colour);
+  });
+
+  it('keeps the percent colours without a level (another container, or no level known)', () => {
+    renderLoadBar(capacity({ used: 17.8, max: 50 }), null);
+    expect(colourOf('Weight used')).toContain('teal');
   });
 });

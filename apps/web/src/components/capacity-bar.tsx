@@ -1,4 +1,4 @@
-import { type Capacity, formatEnUs } from '@haversack/contracts';
+import { type Capacity, type EncumbranceLevel, formatEnUs } from '@haversack/contracts';
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { formatWeight } from '../lib/weight';
 
@@ -29,6 +29,17 @@ const levelColors: Record<CapacityLevel, string> = {
   error: 'red',
   // Deeper than the 90 % warning, and striped: over the limit is not the same as nearly full.
   over: 'red.9',
+};
+
+/**
+ * A character's load by its SRD encumbrance level (docs/decisions.md "Encumbrance": encumbered past a third
+ * of `max_weight`): its bar is coloured as its badge says, so that "Encumbered" never sits beside a green bar.
+ */
+export const encumbranceColors: Record<EncumbranceLevel, string> = {
+  unencumbered: 'teal',
+  encumbered: 'yellow',
+  heavily_encumbered: 'orange',
+  over_capacity: 'red',
 };
 
 /**
@@ -70,6 +81,7 @@ function Meter({
   nearlyFullMessage,
   fullMessage,
   overMessage,
+  color,
 }: {
   label: string;
   used: number;
@@ -79,6 +91,8 @@ function Meter({
   nearlyFullMessage: string;
   fullMessage: string;
   overMessage: string;
+  /** The bar's colour where it is a character's load (its encumbrance level's); else the percent's. */
+  color?: string;
 }) {
   const percent = percentUsed(used, max);
   const level = percent === null ? 'ok' : capacityLevel(percent);
@@ -101,7 +115,7 @@ function Meter({
           {/* Mantine's own value text is the fill ("100%" of a container at 150 %): the real one is said. */}
           <Progress.Section
             value={barFill(percent)}
-            color={levelColors[level]}
+            color={color ?? levelColors[level]}
             striped={level === 'over'}
             withAria={false}
             role="progressbar"
@@ -131,8 +145,19 @@ function Meter({
   );
 }
 
-/** spec/02 §2: weight used against the maximum and slots used against the maximum. */
-export function CapacityBar({ capacity }: { capacity: Capacity }) {
+/**
+ * spec/02 §2: weight used against the maximum and slots used against the maximum. `loadLevel` is the
+ * encumbrance of the character whose capacity the container carries (a primary container's limit is its
+ * character's `max_weight`): where it is known, the weight is coloured by it, as the badge beside says it;
+ * the messages stay the container's own (what it can still take). Other containers keep the percent colours.
+ */
+export function CapacityBar({
+  capacity,
+  loadLevel = null,
+}: {
+  capacity: Capacity;
+  loadLevel?: EncumbranceLevel | null;
+}) {
   return (
     <Stack gap="xs" data-testid="capacity-bar">
       {capacity.enforces.weight ? (
@@ -144,6 +169,7 @@ export function CapacityBar({ capacity }: { capacity: Capacity }) {
           nearlyFullMessage={weightNearlyFullMessage}
           fullMessage={weightFullMessage}
           overMessage={weightOverMessage}
+          color={loadLevel ? encumbranceColors[loadLevel] : undefined}
         />
       ) : null}
       {capacity.enforces.slots ? (

@@ -5,15 +5,8 @@ import {
   encumbranceLabels,
 } from '@haversack/contracts';
 import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
-import { barFill, percentUsed } from '../../../components/capacity-bar';
+import { barFill, encumbranceColors, percentUsed } from '../../../components/capacity-bar';
 import { formatWeight } from '../../../lib/weight';
-
-export const encumbranceColors: Record<EncumbranceLevel, string> = {
-  unencumbered: 'teal',
-  encumbered: 'yellow',
-  heavily_encumbered: 'orange',
-  over_capacity: 'red',
-};
 
 /** Filled badges whose text (black or white, picked by contrast) stays readable in both themes. */
 const encumbranceBadgeColors: Record<EncumbranceLevel, string> = {

@@ -8,6 +8,7 @@ import { useMatch, useNavigate } from 'react-router';
 import { CapacityBar } from '../../../components/capacity-bar';
 import { ErrorPanel } from '../../../components/error-panel';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
+import { characterWealthQuery } from '../../characters/api/wealth-api';
 import { partyQuery } from '../../parties/api/parties-api';
 import {
   containerCoinsQuery,
@@ -41,11 +42,25 @@ export interface ContainerViewProps {
   marketTab?: string;
 }
 
+/**
+ * A character's primary container carries the character's own capacity (characters.service: its
+ * `max_weight` is the character's): its weight bar is then the load the wealth strip above judges, and is
+ * coloured by the same encumbrance level, so that "Encumbered" never sits beside a green bar at 36 %. The
+ * level is the one the page already holds (the strip's query, read from the cache): nothing more is asked
+ * for, and where no level is shown the bar keeps its percent colours.
+ */
+function usePrimaryLoadLevel(container: Container | undefined) {
+  const characterId = container?.is_primary ? container.character_id : null;
+  const wealth = useQuery({ ...characterWealthQuery(characterId ?? ''), enabled: false });
+  return characterId && wealth.data?.weight_tracked ? wealth.data.encumbrance : null;
+}
+
 /** The Container tab: source selector, capacity bar and the container's items. */
 export function ContainerView(props: ContainerViewProps) {
   const { containerId } = props;
   const container = useQuery({ ...containerQuery(containerId ?? ''), enabled: containerId !== null });
   const sourceRef = useRef<HTMLInputElement>(null);
+  const loadLevel = usePrimaryLoadLevel(container.data);
   return (
     <Stack gap="sm">
       <ContainerSourceSelect
@@ -78,7 +93,7 @@ export function ContainerView(props: ContainerViewProps) {
         />
       ) : (
         <>
-          <CapacityBar capacity={container.data.capacity} />
+          <CapacityBar capacity={container.data.capacity} loadLevel={loadLevel} />
           {container.data.can_act ? null : (
             <Alert role="note" variant="light" color="blue">
               You can look but not change this container.

@@ -6,6 +6,7 @@ import { failure, jsonResponse, mockFetch, success } from '../../../test/fixture
 import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
+import { buildCharacterWealth } from '../../characters/test/wealth-fixtures';
 import { inventoryKeys, noItemFilters } from '../api/inventory-api';
 import { buildContainer, buildItem, buildPartyStash } from '../test/inventory-fixtures';
 import { ContainerPage } from './container-page';
@@ -256,5 +257,45 @@ describe('ContainerPage', { timeout: 20_000 }, () => {
         expect(await destinationsOf('Rope')).toEqual(expected);
       },
     );
+  });
+});
+
+describe('ContainerPage load', { timeout: 20_000 }, () => {
+  it('colours the main container’s weight bar as the strip’s encumbrance says, not green at 36 %', async () => {
+    // Review: "Load 17.8 / 50 lbs" and "Encumbered" in the strip, above a green bar at 36 %: the backpack
+    // carries Aria's own capacity (her max weight), so its bar is her load.
+    const carrying = {
+      ...backpack,
+      capacity: { ...backpack.capacity, used: 17.8, max: 50 },
+    };
+    mockFetch(({ url }) => {
+      const { pathname } = new URL(url, 'http://test');
+      if (pathname === '/api/v1/containers/c-pack') return success(carrying);
+      if (pathname === '/api/v1/containers/c-pack/items')
+        return jsonResponse(200, { status: 'success', data: [rope], meta: pageMeta(1, 20) });
+      if (pathname === '/api/v1/characters/ch-aria/wealth')
+        return success(
+          buildCharacterWealth({
+            character_id: 'ch-aria',
+            carried_weight: 17.8,
+            max_weight: 50,
+            encumbrance: 'encumbered',
+          }),
+        );
+      if (pathname === '/api/v1/characters/ch-aria') return success(aria);
+      if (pathname === '/api/v1/characters/ch-aria/containers') return success([carrying]);
+      if (pathname === '/api/v1/characters')
+        return jsonResponse(200, { status: 'success', data: [aria], meta: pageMeta(1, 100) });
+      return failure(404, 'RESOURCE_NOT_FOUND', `No fake for ${pathname}`);
+    });
+    renderRoutes([{ path: '/containers/:id', element: <ContainerPage /> }], '/containers/c-pack');
+    expect(await screen.findByTestId('encumbrance-badge')).toHaveTextContent('Encumbered');
+    const weight = within(screen.getByTestId('panel-left')).getByRole('progressbar', { name: 'Weight used' });
+    await waitFor(() =>
+      expect(weight.style.getPropertyValue('--progress-section-color')).toContain('yellow'),
+    );
+    // The slots stay the container's own.
+    const slots = within(screen.getByTestId('panel-left')).getByRole('progressbar', { name: 'Slots used' });
+    expect(slots.style.getPropertyValue('--progress-section-color')).toContain('teal');
   });
 });
