@@ -54,6 +54,14 @@ export function formatCount(value: number, minimumFractionDigits = 0, maximumFra
   return formatEnUs(value, minimumFractionDigits, maximumFractionDigits);
 }
 
+/**
+ * A game amount kept whole on a line: "19,800 gp" never breaks between the number and its coin (a wrapped
+ * loot card put "gp" alone on the next line). Between amounts the line may still break ("3 gp" / "8 cp").
+ */
+export function unbrokenAmounts(label: string): string {
+  return label.replace(/([\d+]) (?=(?:pp|gp|ep|sp|cp)\b)/g, '$1\u00a0');
+}
+
 /** An amount of real money ("$7.50", "€12.00"), as the admin's financial pages show it. */
 export function formatMoney(
   amount: number,

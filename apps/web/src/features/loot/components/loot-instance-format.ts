@@ -7,7 +7,7 @@ import {
   type ItemInstance,
   type LootInstance,
 } from '@haversack/contracts';
-import { formatCount, formatWhen } from '../../../lib/format';
+import { formatCount, formatWhen, unbrokenAmounts } from '../../../lib/format';
 
 /** DESIGN §4 distribution modes, as the GM chooses them. */
 export const distributionModeLabels: Record<DistributionMode, string> = {
@@ -86,13 +86,16 @@ function coinsCountLabel(count: number): string {
  * (the worth counts the coins too). Items are counted as the shop's header counts its goods, never coins;
  * the coins are named apart, so that "2 items" over two items and two coin stacks does not read as a
  * miscount (live review). "190 coins · 190 gp" for coins alone (never "0 items"), "2 items" for unpriced
- * items alone, "Empty" for nothing at all.
+ * items alone, "Empty" for nothing at all. Each amount of the worth keeps its coin on its line (unbrokenAmounts).
  */
 export function lootContentsLabel(units: number, totalValueCp: number, coins = 0): string {
   const counted = [units > 0 ? itemsCountLabel(units) : null, coins > 0 ? coinsCountLabel(coins) : null]
     .filter(Boolean)
     .join(' and ');
-  const parts = [counted || null, totalValueCp > 0 ? formatCopper(totalValueCp) : null].filter(Boolean);
+  const parts = [
+    counted || null,
+    totalValueCp > 0 ? unbrokenAmounts(formatCopper(totalValueCp)) : null,
+  ].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : 'Empty';
 }
 
