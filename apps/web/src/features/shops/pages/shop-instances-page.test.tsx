@@ -1,9 +1,10 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch, success } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { stubPhoneWidth } from '../../../test/viewport';
 import { buildShopInstance } from '../test/shop-fixtures';
 import { ShopInstancesPage } from './shop-instances-page';
 
@@ -70,5 +71,59 @@ describe('ShopInstancesPage', () => {
     expect(await screen.findByRole('heading', { name: 'Shop 3-0' })).toBeInTheDocument();
     expect(screen.getAllByTestId('shop-card')).toHaveLength(6);
     expect(screen.getByTestId('summary-active')).toHaveTextContent('21');
+  });
+});
+
+describe('ShopInstancesPage filters', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const serveShops = () =>
+    mockFetch(({ url }) =>
+      url.startsWith('/api/v1/shop_instances?')
+        ? jsonResponse(200, {
+            status: 'success',
+            data: { instances: [buildShopInstance({ id: 'shop-1', name: 'General Store' })] },
+            meta: { ...pageMeta(1, 12), total: 1 },
+          })
+        : success([]),
+    );
+  const lastListQuery = (fetchMock: ReturnType<typeof mockFetch>) => {
+    const call = fetchMock.mock.calls.filter(([url]) => String(url).includes('/shop_instances?')).at(-1);
+    return Object.fromEntries(new URL(String(call?.[0]), 'http://test').searchParams);
+  };
+
+  it('on a phone keeps the search above the shops and folds the other filters away', async () => {
+    stubPhoneWidth();
+    const fetchMock = serveShops();
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/shops/instances', element: <ShopInstancesPage /> }], '/shops/instances');
+    expect(await screen.findByRole('heading', { name: 'General Store' })).toBeInTheDocument();
+    // At 375 px the five filters stood above the first shop, as the template lists' did.
+    const filters = screen.getByRole('region', { name: 'Shop filters' });
+    expect(within(filters).getByRole('textbox', { name: 'Search shops' })).toBeVisible();
+    for (const name of ['Party', 'Shop type', 'Location', 'Status']) {
+      expect(within(filters).getByRole('combobox', { name, hidden: true })).not.toBeVisible();
+    }
+    const more = within(filters).getByRole('button', { name: 'More filters' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(more);
+    await user.click(within(filters).getByRole('combobox', { name: 'Shop type' }));
+    await user.click(await screen.findByRole('option', { name: 'Blacksmith' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).shop_type).toBe('blacksmith'));
+    await user.click(within(filters).getByRole('button', { name: 'Fewer filters (1 on)' }));
+    expect(within(filters).getByRole('button', { name: 'More filters (1 on)' })).toBeInTheDocument();
+  });
+
+  it('shows every filter on a wider screen, with nothing to unfold', async () => {
+    serveShops();
+    renderRoutes([{ path: '/shops/instances', element: <ShopInstancesPage /> }], '/shops/instances');
+    expect(await screen.findByRole('heading', { name: 'General Store' })).toBeInTheDocument();
+    const filters = screen.getByRole('region', { name: 'Shop filters' });
+    expect(within(filters).getByRole('textbox', { name: 'Search shops' })).toBeVisible();
+    for (const name of ['Party', 'Shop type', 'Location', 'Status']) {
+      expect(within(filters).getByRole('combobox', { name })).toBeVisible();
+    }
+    expect(within(filters).queryByRole('button', { name: /^(More|Fewer) filters/ })).toBeNull();
   });
 });

@@ -20,6 +20,7 @@ import { IconAlertTriangle, IconRefresh, IconSearch } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { MoreFiltersButton, useFoldedFilters } from '../../../components/more-filters';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
@@ -103,6 +104,14 @@ export function ShopInstancesPage() {
   }, [debounced]);
   const query = useQuery(shopInstancesQuery(filters));
   const parties = useQuery(myActivePartiesQuery());
+  const fold = useFoldedFilters();
+  const folded = fold.shown ? undefined : 'none';
+  const activeCount = [
+    filters.partyId !== null,
+    filters.shopType !== null,
+    filters.location !== '',
+    filters.isActive !== null,
+  ].filter(Boolean).length;
   const change = (next: Partial<ShopInstanceFilters>) =>
     setFilters((current) => ({ ...current, ...next, page: 1 }));
   const instances = query.data?.instances ?? [];
@@ -176,8 +185,14 @@ export function ShopInstancesPage() {
             value={search}
             onChange={(event) => setSearch(event.currentTarget.value)}
           />
+          {/* On a phone the search stays above the shops and the rest folds away, as on the other lists
+              (the list has no sort of its own). */}
+          {fold.phone ? (
+            <MoreFiltersButton unfolded={fold.unfolded} activeCount={activeCount} onToggle={fold.toggle} />
+          ) : null}
           <Select
             label="Party"
+            display={folded}
             placeholder="All my parties"
             data={(parties.data?.parties ?? []).map((p) => ({ value: p.id, label: p.name }))}
             value={filters.partyId}
@@ -187,6 +202,7 @@ export function ShopInstancesPage() {
           />
           <Select
             label="Shop type"
+            display={folded}
             placeholder="All types"
             data={shopTypeOptions}
             value={filters.shopType}
@@ -196,6 +212,7 @@ export function ShopInstancesPage() {
           />
           <Select
             label="Location"
+            display={folded}
             placeholder="Anywhere"
             data={locationOptions}
             value={filters.location || null}
@@ -205,6 +222,7 @@ export function ShopInstancesPage() {
           />
           <Select
             label="Status"
+            display={folded}
             placeholder="Open and closed"
             data={[
               { value: 'true', label: 'Open' },
