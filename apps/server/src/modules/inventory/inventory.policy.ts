@@ -18,17 +18,54 @@ export interface ContainerAccess {
 export function containerAccess(
   context: ContainerContext,
   userId: string,
-  membership: { role: 'gm' | 'manager' | 'player' | 'observer' } | undefined,
+  membership: { role: PartyRole } | undefined,
   hasCharacterInParty: boolean,
 ): ContainerAccess {
-  const isGm = membership?.role === 'gm';
   const archived = context.party?.isArchived ?? false;
   if (context.character) {
     const own = context.character.userId === userId;
-    return { canRead: own || Boolean(membership), canAct: own || isGm, archived };
+    return { canRead: own || Boolean(membership), canAct: own || membership?.role === 'gm', archived };
   }
-  const canAct = isGm || (membership !== undefined && membership.role !== 'observer' && hasCharacterInParty);
-  return { canRead: Boolean(membership), canAct, archived };
+  return {
+    canRead: Boolean(membership),
+    canAct: mayActOnPartyContainers(membership?.role, hasCharacterInParty),
+    archived,
+  };
+}
+
+/**
+ * DESIGN §4, the one rule of who may act on a party's own containers (create one, move in and out, spend
+ * its coins), whatever the path that asks: the GM, or a member who is no observer and has a character in
+ * the party (`hasCharacterInParty`, parties.repository). No role, no act.
+ */
+export function mayActOnPartyContainers(
+  role: PartyRole | null | undefined,
+  hasCharacterInParty: boolean,
+): boolean {
+  if (!role) return false;
+  return role === 'gm' || (role !== 'observer' && hasCharacterInParty);
+}
+
+/**
+ * Creating a party container: `mayActOnPartyContainers`, its refusal worded for the reason. A user who is
+ * no member does not see the party (404); an observer is told their role, whatever characters they have
+ * here; anyone else that they need a character.
+ */
+export function assertCanAddPartyContainer(
+  party: { isArchived: boolean },
+  role: PartyRole | null,
+  hasCharacterInParty: boolean,
+): void {
+  if (!role) throw AppError.notFound('Party not found.');
+  if (!mayActOnPartyContainers(role, hasCharacterInParty)) {
+    throw new AppError(
+      'FORBIDDEN',
+      role === 'observer'
+        ? inventoryMessages.observerCannotAddPartyContainer
+        : inventoryMessages.needCharacterInParty,
+    );
+  }
+  assertPartyNotArchived(party.isArchived);
 }
 
 /**

@@ -24,6 +24,7 @@ import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { statementName } from '../../db/statements.js';
 import { foldedRegex } from '../../lib/search-fold.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
+import { hasCharacterInParty } from '../parties/parties.repository.js';
 import {
   contextForItemsStatement,
   deleteInstanceStatement,
@@ -384,7 +385,7 @@ export const inventoryRepository = {
       .select({
         ...contextColumns,
         role: sql<MembershipRole | null>`(select m.role from ${partyMemberships} m where m.party_id = ${parties.id} and m.user_id = ${userId})`,
-        hasCharacter: sql<boolean>`exists (select 1 from ${characters} c where c.party_id = ${parties.id} and c.user_id = ${userId})`,
+        hasCharacter: hasCharacterInParty(parties.id, userId),
       })
       .from(containers)
       .leftJoin(characters, eq(characters.id, containers.characterId))
@@ -480,16 +481,6 @@ export const inventoryRepository = {
       .from(containers)
       .where(or(...owners))
       .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt), asc(containers.id));
-  },
-
-  /** Which of these parties the user has a character in (who may act on a party's own containers). */
-  async partiesWithCharacterOf(db: Executor, userId: string, partyIds: string[]): Promise<Set<string>> {
-    if (partyIds.length === 0) return new Set();
-    const rows = await db
-      .selectDistinct({ partyId: characters.partyId })
-      .from(characters)
-      .where(and(eq(characters.userId, userId), inArray(characters.partyId, partyIds)));
-    return new Set(rows.flatMap((r) => (r.partyId ? [r.partyId] : [])));
   },
 
   async usage(db: Executor, containerIds: string[]): Promise<Map<string, ContainerUsage>> {
@@ -863,15 +854,6 @@ export const inventoryRepository = {
       .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
       .where(where);
     return { rows, total: total?.n ?? 0 };
-  },
-
-  async userHasCharacterInParty(db: Executor, userId: string, partyId: string): Promise<boolean> {
-    const [row] = await db
-      .select({ id: characters.id })
-      .from(characters)
-      .where(and(eq(characters.userId, userId), eq(characters.partyId, partyId)))
-      .limit(1);
-    return Boolean(row);
   },
 
   /**

@@ -932,22 +932,10 @@ export class InventoryService {
 
   /** Container JSON for many containers at once, each with the user's own `can_act`. */
   async #containersJson(db: Executor, userId: string, ids: string[]): Promise<Map<string, Container>> {
-    const contexts = await repo.contexts(db, ids);
-    const partyIds = [...new Set([...contexts.values()].flatMap((c) => (c.party ? [c.party.id] : [])))];
-    const [memberships, withCharacter, usage] = await Promise.all([
-      partiesRepository.memberships(db, userId, partyIds),
-      repo.partiesWithCharacterOf(db, userId, partyIds),
-      repo.usage(db, ids),
-    ]);
+    // Located as a single container is (#locate): the same role and character, the same rule.
+    const [located, usage] = await Promise.all([this.#locateMany(db, userId, ids), repo.usage(db, ids)]);
     const json = new Map<string, Container>();
-    for (const [id, context] of contexts) {
-      const partyId = context.party?.id;
-      const access = policy.containerAccess(
-        context,
-        userId,
-        partyId ? memberships.get(partyId) : undefined,
-        partyId ? withCharacter.has(partyId) : false,
-      );
+    for (const [id, { context, access }] of located) {
       json.set(id, toContainerJson(context, usage.get(id), access.canAct && !access.archived));
     }
     return json;
@@ -2385,20 +2373,13 @@ export class InventoryService {
       policy.assertCanAct(located.access);
       return { name: located.context.ownerName, partyId: located.context.party?.id ?? null };
     }
+    // The read of a party container decides by the same rule, fed by the same SQL (parties.repository).
     // Held until the container is in: a deletion of the party takes turns with it, and then finds the new
     // container among what it destroys, instead of the container's reference meeting the deleted party.
-    const party = await partiesRepository.findParty(tx, owner.partyId, { lock: 'share' });
-    const membership = party ? await partiesRepository.membership(tx, owner.partyId, userId) : undefined;
-    if (!party || !membership) throw AppError.notFound('Party not found.');
-    // Observers only read, whatever characters they have here: the refusal names the role.
-    if (membership.role === 'observer') {
-      throw new AppError('FORBIDDEN', inventoryMessages.observerCannotAddPartyContainer);
-    }
-    if (membership.role !== 'gm' && !(await repo.userHasCharacterInParty(tx, userId, owner.partyId))) {
-      throw new AppError('FORBIDDEN', inventoryMessages.needCharacterInParty);
-    }
-    policy.assertPartyNotArchived(party.isArchived);
-    return { name: party.name, partyId: party.id };
+    const found = await partiesRepository.findPartyWithAccess(tx, owner.partyId, userId, { lock: 'share' });
+    if (!found) throw AppError.notFound('Party not found.');
+    policy.assertCanAddPartyContainer(found.party, found.role, found.hasCharacter);
+    return { name: found.party.name, partyId: found.party.id };
   }
 
   async #characterExists(db: Executor, characterId: string): Promise<boolean> {

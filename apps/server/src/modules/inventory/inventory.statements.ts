@@ -7,6 +7,7 @@ import {
   toNumberOrNull,
 } from '../../db/direct.js';
 import { statementName } from '../../db/statements.js';
+import { hasCharacterInPartyText } from '../parties/parties.repository.js';
 import type { ContainerContext, ContainerRow, InstanceRow, TemplateRow } from './inventory.repository.js';
 
 /**
@@ -141,7 +142,7 @@ function contextsText(extra: string, lockMany = true) {
        ch.id, ch.name, ch.user_id, ch.party_id,
        p.id, p.name, p.encumbrance_style, p.game_master_id, p.is_archived,
        (select m.role from party_memberships m where m.party_id = p.id and m.user_id = $1),
-       exists (select 1 from characters pc where pc.party_id = p.id and pc.user_id = $1),
+       ${hasCharacterInPartyText('p.id', '$1')},
        ${extra}
   from containers c
   left join characters ch on ch.id = c.character_id

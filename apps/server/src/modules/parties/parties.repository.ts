@@ -1,5 +1,19 @@
 import type { PartySortKey, SortDirection } from '@haversack/contracts';
-import { type AnyColumn, and, asc, count, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  ne,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/accounts.js';
 import { characters } from '../../db/schema/characters.js';
@@ -98,7 +112,7 @@ async function memberRows(db: Executor, partyIds: string[]) {
  * archived flag, the user's role there and whether they play a character in it. The caller joins `parties`
  * on `partyId`.
  */
-export function partyAccessColumns(partyId: AnyColumn, userId: string) {
+export function partyAccessColumns(partyId: AnyColumn | SQL, userId: string) {
   return {
     party: {
       name: parties.name,
@@ -109,8 +123,26 @@ export function partyAccessColumns(partyId: AnyColumn, userId: string) {
     role: sql<
       MembershipRow['role'] | null
     >`(select m.role from party_memberships m where m.party_id = ${partyId} and m.user_id = ${userId})`,
-    hasCharacter: sql<boolean>`exists (select 1 from characters pc where pc.party_id = ${partyId} and pc.user_id = ${userId})`,
+    hasCharacter: hasCharacterInParty(partyId, userId),
   };
+}
+
+/**
+ * DESIGN §4 "has a character in this party", the half of who may act on a party's own containers that
+ * the role does not decide (inventory.policy `mayActOnPartyContainers`): the one SQL of it. Every path
+ * that asks (create, reads, moves, shops and loot) reads it through here, with the rest of what it reads;
+ * the statements written once as SQL text take it as `hasCharacterInPartyText`.
+ */
+export function hasCharacterInParty(
+  partyId: SQLWrapper | AnyColumn,
+  userId: SQLWrapper | string,
+): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from characters pc where pc.party_id = ${partyId} and pc.user_id = ${userId})`;
+}
+
+/** `hasCharacterInParty` as SQL text, given the SQL expressions of the party's and the user's ids. */
+export function hasCharacterInPartyText(partyId: string, userId: string): string {
+  return new PgDialect().sqlToQuery(hasCharacterInParty(sql.raw(partyId), sql.raw(userId))).sql;
 }
 
 export const partiesRepository = {
@@ -136,6 +168,29 @@ export const partiesRepository = {
 
   async deleteParty(db: Executor, id: string) {
     await db.delete(parties).where(eq(parties.id, id));
+  },
+
+  /**
+   * The party with the user's role in it and whether they have a character there (`hasCharacterInParty`),
+   * in one statement: what a create of a party container, or a list of a party's shops or loot, decides by.
+   */
+  async findPartyWithAccess(
+    db: Executor,
+    partyId: string,
+    userId: string,
+    options: { lock?: 'share' } = {},
+  ): Promise<{ party: PartyRow; role: MembershipRow['role'] | null; hasCharacter: boolean } | undefined> {
+    // Qualified by hand: drizzle names a column of a one-table select bare, which the subqueries would
+    // read as their own table's.
+    const { role, hasCharacter } = partyAccessColumns(sql`${parties}.id`, userId);
+    const query = db
+      .select({ party: parties, role, hasCharacter })
+      .from(parties)
+      .where(eq(parties.id, partyId))
+      .limit(1);
+    // `lock: 'share'` as findParty takes it (what brings new holdings into the party).
+    const [row] = options.lock ? await query.for(options.lock) : await query;
+    return row;
   },
 
   /**

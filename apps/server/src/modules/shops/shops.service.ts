@@ -423,11 +423,10 @@ export class ShopsService {
   }
 
   async #partyAccess(db: Executor, userId: string, partyId: string, lock?: 'share') {
-    const party = await partiesRepository.findParty(db, partyId, { lock });
-    const membership = party ? await partiesRepository.membership(db, partyId, userId) : undefined;
-    const hasCharacter = membership
-      ? await inventoryRepository.userHasCharacterInParty(db, userId, partyId)
-      : false;
+    const found = await partiesRepository.findPartyWithAccess(db, partyId, userId, lock ? { lock } : {});
+    const party = found?.party;
+    const membership = found?.role ? { role: found.role } : undefined;
+    const hasCharacter = found?.hasCharacter ?? false;
     return { party, access: policy.shopAccess(membership, hasCharacter, party?.itemConjuring) };
   }
 
