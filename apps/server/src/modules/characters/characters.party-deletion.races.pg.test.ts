@@ -1,7 +1,6 @@
 import type { Character } from '@haversack/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { characters } from '../../db/schema/characters.js';
 import {
@@ -12,6 +11,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { watchLocks } from '../../test/lock-watch.js';
 import { charactersRepository } from './characters.repository.js';
 
 /**
@@ -22,44 +22,24 @@ import { charactersRepository } from './characters.repository.js';
  * about to write what refers to it.
  */
 let ctx: TestContext;
-/** A connection of the test's own, outside the app's pool: it watches for sessions waiting on a lock. */
-let watcher: pg.Client;
+/** Tells whether the deletion had to wait for the request's locks. */
+let locks: Awaited<ReturnType<typeof watchLocks>>;
 let gm: SignedInUser;
 
 beforeAll(async () => {
   ctx = await buildTestApp();
-  const current = await ctx.database.db.execute(sql`select current_database() as name`);
-  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-  url.pathname = `/${(current as unknown as { rows: { name: string }[] }).rows[0]?.name}`;
-  watcher = new pg.Client({ connectionString: url.toString() });
-  await watcher.connect();
+  locks = await watchLocks(ctx);
   gm = await createUser(ctx);
   await upgrade(ctx, gm, 'tier_3');
 });
 afterAll(async () => {
-  await watcher.end();
+  await locks.close();
   await ctx.close();
 });
 
-const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 10));
-
-/** Whether some session of this test database waits on a lock now (pg_stat_activity). */
-async function someoneWaits(): Promise<boolean> {
-  const result = await watcher.query<{ n: number }>(
-    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-  );
-  return (result.rows[0]?.n ?? 0) > 0;
-}
-
 /** Sends the party's deletion and waits until it has answered, or waits on a lock the caller's request holds. */
 async function deletePartyNow(partyId: string) {
-  const deleting = callApi(ctx, 'DELETE', `/parties/${partyId}`, gm);
-  let answered = false;
-  void deleting.then(() => {
-    answered = true;
-  });
-  while (!answered && !(await someoneWaits())) await nextTurn();
-  return { deleting, outcome: answered ? ('deleted first' as const) : ('waited' as const) };
+  return locks.sendUntilAnsweredOrWaiting(() => callApi(ctx, 'DELETE', `/parties/${partyId}`, gm));
 }
 
 /** Runs `request`, deleting the party once the request reaches `method` of the characters' repository. */
@@ -100,7 +80,7 @@ describe('a party deleted while a character comes into it', () => {
     );
     expect(answer.statusCode, answer.body).toBe(201);
     expect(deletion?.outcome).toBe('waited');
-    const deleted = await deletion?.deleting;
+    const deleted = await deletion?.answer;
     expect(deleted?.statusCode, deleted?.body).toBe(204);
     expect(await partyOf((answer.json().data as Character).id)).toBeNull();
   });
@@ -113,7 +93,7 @@ describe('a party deleted while a character comes into it', () => {
     );
     expect(answer.statusCode, answer.body).toBe(200);
     expect(deletion?.outcome).toBe('waited');
-    const deleted = await deletion?.deleting;
+    const deleted = await deletion?.answer;
     expect(deleted?.statusCode, deleted?.body).toBe(204);
     expect(await partyOf(hero.id)).toBeNull();
   });

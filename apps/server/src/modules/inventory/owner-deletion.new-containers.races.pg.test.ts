@@ -1,12 +1,12 @@
 import type { Character, Container } from '@haversack/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { watchLocks } from '../../test/lock-watch.js';
 import { inventoryRepository } from './inventory.repository.js';
 
 /**
@@ -17,33 +17,19 @@ import { inventoryRepository } from './inventory.repository.js';
  * found the character and is about to write the container.
  */
 let ctx: TestContext;
-/** A connection of the test's own, outside the app's pool: it watches for sessions waiting on a lock. */
-let watcher: pg.Client;
+/** Tells whether the deletion had to wait for the request's locks. */
+let locks: Awaited<ReturnType<typeof watchLocks>>;
 let player: SignedInUser;
 
 beforeAll(async () => {
   ctx = await buildTestApp();
-  const current = await ctx.database.db.execute(sql`select current_database() as name`);
-  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-  url.pathname = `/${(current as unknown as { rows: { name: string }[] }).rows[0]?.name}`;
-  watcher = new pg.Client({ connectionString: url.toString() });
-  await watcher.connect();
+  locks = await watchLocks(ctx);
   player = await createUser(ctx);
 });
 afterAll(async () => {
-  await watcher.end();
+  await locks.close();
   await ctx.close();
 });
-
-const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 10));
-
-/** Whether some session of this test database waits on a lock now (pg_stat_activity). */
-async function someoneWaits(): Promise<boolean> {
-  const result = await watcher.query<{ n: number }>(
-    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-  );
-  return (result.rows[0]?.n ?? 0) > 0;
-}
 
 /** Sends the deletion and waits until it has answered, or waits on a lock the caller's transaction holds. */
 async function deleteCharacterNow(characterId: string) {
@@ -51,13 +37,7 @@ async function deleteCharacterNow(characterId: string) {
 }
 
 async function deleteNow(path: string) {
-  const deleting = callApi(ctx, 'DELETE', path, player);
-  let answered = false;
-  void deleting.then(() => {
-    answered = true;
-  });
-  while (!answered && !(await someoneWaits())) await nextTurn();
-  return { deleting, outcome: answered ? ('deleted first' as const) : ('waited' as const) };
+  return locks.sendUntilAnsweredOrWaiting(() => callApi(ctx, 'DELETE', path, player));
 }
 
 describe('a character deleted while its player adds a container to it', () => {
@@ -83,7 +63,7 @@ describe('a character deleted while its player adds a container to it', () => {
     }
     expect(added.statusCode, added.body).toBe(201);
     expect(deletion?.outcome).toBe('waited');
-    expect((await deletion?.deleting)?.statusCode).toBe(204);
+    expect((await deletion?.answer)?.statusCode).toBe(204);
     expect((added.json().data as Container).name).toBe('Saddlebag');
     expect(await ctx.database.db.select().from(characters).where(eq(characters.id, character.id))).toEqual(
       [],
@@ -116,7 +96,7 @@ describe('a party deleted while its GM adds a stash to it', () => {
     }
     expect(added.statusCode, added.body).toBe(201);
     expect(deletion?.outcome).toBe('waited');
-    const deleted = await deletion?.deleting;
+    const deleted = await deletion?.answer;
     expect(deleted?.statusCode, deleted?.body).toBe(204);
     expect(await ctx.database.db.select().from(containers).where(eq(containers.partyId, doomed.id))).toEqual(
       [],

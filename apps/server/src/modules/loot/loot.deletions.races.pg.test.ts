@@ -1,7 +1,6 @@
 import type { LootInstance } from '@haversack/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lootInstances, lootTemplates } from '../../db/schema/loot.js';
 import {
@@ -13,6 +12,7 @@ import {
   upgrade,
 } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { watchLocks } from '../../test/lock-watch.js';
 import { lootRepository } from './loot.repository.js';
 
 /**
@@ -25,36 +25,22 @@ import { lootRepository } from './loot.repository.js';
  * template (or the party) and is about to write the loot that points at it.
  */
 let ctx: TestContext;
-/** A connection of the test's own, outside the app's pool: it watches for sessions waiting on a lock. */
-let watcher: pg.Client;
+/** Tells whether the deletion had to wait for the request's locks. */
+let locks: Awaited<ReturnType<typeof watchLocks>>;
 let gm: SignedInUser;
 let partyId: string;
 
 beforeAll(async () => {
   ctx = await buildTestApp();
-  const current = await ctx.database.db.execute(sql`select current_database() as name`);
-  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-  url.pathname = `/${(current as unknown as { rows: { name: string }[] }).rows[0]?.name}`;
-  watcher = new pg.Client({ connectionString: url.toString() });
-  await watcher.connect();
+  locks = await watchLocks(ctx);
   gm = await createUser(ctx);
   await upgrade(ctx, gm, 'tier_3');
   partyId = (await createParty(ctx, gm)).id;
 });
 afterAll(async () => {
-  await watcher.end();
+  await locks.close();
   await ctx.close();
 });
-
-const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 10));
-
-/** Whether some session of this test database waits on a lock now (pg_stat_activity). */
-async function someoneWaits(): Promise<boolean> {
-  const result = await watcher.query<{ n: number }>(
-    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-  );
-  return (result.rows[0]?.n ?? 0) > 0;
-}
 
 /** Sends the deletion and waits until it has answered, or waits on a lock the caller's transaction holds. */
 async function deleteTemplateNow(templateId: string) {
@@ -62,13 +48,7 @@ async function deleteTemplateNow(templateId: string) {
 }
 
 async function deleteNow(path: string) {
-  const deleting = callApi(ctx, 'DELETE', path, gm);
-  let answered = false;
-  void deleting.then(() => {
-    answered = true;
-  });
-  while (!answered && !(await someoneWaits())) await nextTurn();
-  return { deleting, outcome: answered ? ('deleted first' as const) : ('waited' as const) };
+  return locks.sendUntilAnsweredOrWaiting(() => callApi(ctx, 'DELETE', path, gm));
 }
 
 describe('a loot template deleted while its GM deploys it', () => {
@@ -91,7 +71,7 @@ describe('a loot template deleted while its GM deploys it', () => {
     }
     expect(deployed.statusCode, deployed.body).toBe(201);
     expect(deletion?.outcome).toBe('waited');
-    expect((await deletion?.deleting)?.statusCode).toBe(204);
+    expect((await deletion?.answer)?.statusCode).toBe(204);
     const loot = deployed.json().data as LootInstance;
     const [row] = await ctx.database.db.select().from(lootInstances).where(eq(lootInstances.id, loot.id));
     expect(row?.lootTemplateId).toBeNull();
@@ -125,7 +105,7 @@ describe('a party deleted while its GM deploys a loot into it', () => {
     }
     expect(deployed.statusCode, deployed.body).toBe(201);
     expect(deletion?.outcome).toBe('waited');
-    const deleted = await deletion?.deleting;
+    const deleted = await deletion?.answer;
     expect(deleted?.statusCode, deleted?.body).toBe(204);
     const loot = deployed.json().data as LootInstance;
     expect(await ctx.database.db.select().from(lootInstances).where(eq(lootInstances.id, loot.id))).toEqual(

@@ -1,11 +1,11 @@
 import type { ShopInstance, ShopTemplate } from '@haversack/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shopInstances, shopTemplateRatings, shopTemplates } from '../../db/schema/shops.js';
 import { createParty, createTemplate, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
 import { buildTestApp, callApi, type TestContext } from '../../test/helper.js';
+import { watchLocks } from '../../test/lock-watch.js';
 import { shopsRepository } from './shops.repository.js';
 
 /**
@@ -17,26 +17,22 @@ import { shopsRepository } from './shops.repository.js';
  * read the template (or the party) and is about to write what points at it.
  */
 let ctx: TestContext;
-/** A connection of the test's own, outside the app's pool: it watches for sessions waiting on a lock. */
-let watcher: pg.Client;
+/** Tells whether the deletion had to wait for the request's locks. */
+let locks: Awaited<ReturnType<typeof watchLocks>>;
 let gm: SignedInUser;
 let partyId: string;
 let swordId: string;
 
 beforeAll(async () => {
   ctx = await buildTestApp();
-  const current = await ctx.database.db.execute(sql`select current_database() as name`);
-  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-  url.pathname = `/${(current as unknown as { rows: { name: string }[] }).rows[0]?.name}`;
-  watcher = new pg.Client({ connectionString: url.toString() });
-  await watcher.connect();
+  locks = await watchLocks(ctx);
   gm = await createUser(ctx);
   await upgrade(ctx, gm, 'tier_3');
   partyId = (await createParty(ctx, gm)).id;
   swordId = (await createTemplate(ctx, { name: 'Shortsword', weight: 0, stackSize: 1 })).id;
 });
 afterAll(async () => {
-  await watcher.end();
+  await locks.close();
   await ctx.close();
 });
 
@@ -53,29 +49,13 @@ async function shopTemplate(visibility: 'private' | 'public' = 'private'): Promi
   return template;
 }
 
-const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 10));
-
-/** Whether some session of this test database waits on a lock now (pg_stat_activity). */
-async function someoneWaits(): Promise<boolean> {
-  const result = await watcher.query<{ n: number }>(
-    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-  );
-  return (result.rows[0]?.n ?? 0) > 0;
-}
-
 /** Sends the deletion and waits until it has answered, or waits on a lock the caller's transaction holds. */
 async function deleteTemplateNow(templateId: string) {
   return deleteNow(`/shop_templates/${templateId}`);
 }
 
 async function deleteNow(path: string) {
-  const deleting = callApi(ctx, 'DELETE', path, gm);
-  let answered = false;
-  void deleting.then(() => {
-    answered = true;
-  });
-  while (!answered && !(await someoneWaits())) await nextTurn();
-  return { deleting, outcome: answered ? ('deleted first' as const) : ('waited' as const) };
+  return locks.sendUntilAnsweredOrWaiting(() => callApi(ctx, 'DELETE', path, gm));
 }
 
 describe('a shop template deleted while a GM deploys it', () => {
@@ -97,7 +77,7 @@ describe('a shop template deleted while a GM deploys it', () => {
     }
     expect(deployed.statusCode, deployed.body).toBe(201);
     expect(deletion?.outcome).toBe('waited');
-    expect((await deletion?.deleting)?.statusCode).toBe(204);
+    expect((await deletion?.answer)?.statusCode).toBe(204);
     const shop = deployed.json().data as ShopInstance;
     const [row] = await ctx.database.db.select().from(shopInstances).where(eq(shopInstances.id, shop.id));
     expect(row?.shopTemplateId).toBeNull();
@@ -128,7 +108,7 @@ describe('a public shop template deleted while someone rates it', () => {
     // there or gone depending on which came first, but the rating never met a deleted template (500).
     expect([200, 404], rated.body).toContain(rated.statusCode);
     expect(deletion?.outcome).toBe('waited');
-    expect((await deletion?.deleting)?.statusCode).toBe(204);
+    expect((await deletion?.answer)?.statusCode).toBe(204);
     expect(
       await ctx.database.db
         .select()
@@ -158,7 +138,7 @@ describe('a party deleted while its GM deploys a shop into it', () => {
     }
     expect(deployed.statusCode, deployed.body).toBe(201);
     expect(deletion?.outcome).toBe('waited');
-    const deleted = await deletion?.deleting;
+    const deleted = await deletion?.answer;
     expect(deleted?.statusCode, deleted?.body).toBe(204);
     const shop = deployed.json().data as ShopInstance;
     expect(await ctx.database.db.select().from(shopInstances).where(eq(shopInstances.id, shop.id))).toEqual(
