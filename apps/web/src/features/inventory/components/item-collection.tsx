@@ -4,17 +4,7 @@ import { Box, SimpleGrid, Skeleton, Stack, Text, VisuallyHidden } from '@mantine
 import { useElementSize } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import {
-  type KeyboardEvent,
-  memo,
-  useCallback,
-  useContext,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type KeyboardEvent, memo, useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { LoadFailedLine } from '../../../components/load-failed-line';
@@ -426,33 +416,6 @@ export interface MoreItems {
   load: () => void;
 }
 
-/** The longest a stack's note may be as the detail that tells it from another of its name. */
-const TWIN_NOTE_CHARS = 40;
-
-/**
- * What tells apart the stacks of a name met more than once in the list (weapons do not stack: two
- * "Shortsword ×1" tiles), read after the name by a screen reader: "1 of 2", "2 of 2, Silvered", the note's
- * first line where the stack has one. A name met once has none, and keeps its plain label.
- */
-export function twinQualifiers(items: readonly ItemInstance[]): Map<string, string> {
-  const byName = new Map<string, ItemInstance[]>();
-  for (const item of items) {
-    const key = item.name.trim().toLocaleLowerCase('en-US');
-    byName.set(key, [...(byName.get(key) ?? []), item]);
-  }
-  const qualifiers = new Map<string, string>();
-  for (const twins of byName.values()) {
-    if (twins.length < 2) continue;
-    twins.forEach((item, index) => {
-      const note = item.notes.trim().split('\n')[0]?.trim() ?? '';
-      const detail =
-        note.length > TWIN_NOTE_CHARS ? `${note.slice(0, TWIN_NOTE_CHARS - 1).trimEnd()}…` : note;
-      qualifiers.set(item.id, `${index + 1} of ${twins.length}${detail ? `, ${detail}` : ''}`);
-    });
-  }
-  return qualifiers;
-}
-
 const focusIsLost = () => document.activeElement === null || document.activeElement === document.body;
 
 /**
@@ -522,7 +485,6 @@ export function ItemGrid(
   const [helpTold, setHelpTold] = useState(false);
   const handlers = useTileHandlers(props, roving);
   const shared = tileProps(props, handlers, roving.helpId, !helpTold);
-  const qualifiers = useMemo(() => twinQualifiers(items), [items]);
 
   let content: React.ReactNode;
   if (pending) content = <LoadingTiles columns={columns} />;
@@ -554,7 +516,6 @@ export function ItemGrid(
         columns={columns}
         roving={roving}
         shared={shared}
-        qualifiers={qualifiers}
         scrollTo={scrollTo}
         more={more}
         totalCount={props.totalCount}
@@ -570,13 +531,7 @@ export function ItemGrid(
         aria-label="Items"
       >
         {items.map((item) => (
-          <Tile
-            key={item.id}
-            {...shared}
-            item={item}
-            qualifier={qualifiers.get(item.id)}
-            tabIndex={roving.tabIndexOf(item)}
-          />
+          <Tile key={item.id} {...shared} item={item} tabIndex={roving.tabIndexOf(item)} />
         ))}
       </SimpleGrid>
     );
@@ -658,8 +613,6 @@ function useTileHandlers(props: ItemGridProps, roving: Roving): React.RefObject<
 
 interface TileProps {
   item: ItemInstance;
-  /** What tells the stack from another of its name in the list (twinQualifiers). */
-  qualifier?: string;
   layout: LayoutMode;
   draggable: boolean;
   swipeable: boolean;
@@ -689,7 +642,6 @@ const Tile = memo(
     return (
       <ItemTile
         item={item}
-        qualifier={props.qualifier}
         position={
           props.index !== undefined && props.of !== undefined
             ? { index: props.index, of: props.of }
@@ -719,7 +671,6 @@ const Tile = memo(
   },
   (before, after) =>
     before.item === after.item &&
-    before.qualifier === after.qualifier &&
     before.layout === after.layout &&
     before.draggable === after.draggable &&
     before.swipeable === after.swipeable &&
@@ -763,7 +714,6 @@ function VirtualItems(
     columns: number;
     roving: Roving;
     shared: ReturnType<typeof tileProps>;
-    qualifiers: Map<string, string>;
     scrollTo: React.RefObject<((index: number) => void) | undefined>;
     more?: MoreItems;
     totalCount?: number;
@@ -829,7 +779,6 @@ function VirtualItems(
                     key={item.id}
                     {...props.shared}
                     item={item}
-                    qualifier={props.qualifiers.get(item.id)}
                     tabIndex={props.roving.tabIndexOf(item)}
                     index={row.index * columns + column + 1}
                     of={props.totalCount ?? props.items.length}

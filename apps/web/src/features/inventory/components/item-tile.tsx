@@ -44,11 +44,6 @@ export const queueKey = 'Q';
 
 export interface ItemTileProps {
   item: ItemInstance;
-  /**
-   * What tells this stack from another of its name in the same list ("2 of 2, Silvered"): said after the
-   * name in the tile's and its buttons' labels, so that a screen reader can tell the two apart.
-   */
-  qualifier?: string;
   layout: LayoutMode;
   /** Desktop: the item can be dragged to the other panel (pointer or keyboard). */
   draggable: boolean;
@@ -91,7 +86,6 @@ export function actingCharacterOf(item: ItemInstance, containers: readonly Conta
 /** One stack in a container, as a grid card or a list row, with its "Move to..." menu. */
 export function ItemTile({
   item,
-  qualifier,
   layout,
   draggable,
   swipe,
@@ -164,8 +158,7 @@ export function ItemTile({
   const hasActions = ownerCharacterId !== null || addToQueue !== undefined;
   const [giving, setGiving] = useState(false);
   const status = [isEquipped(item) ? 'equipped' : null, isAttuned(item) ? 'attuned' : null].filter(Boolean);
-  const spokenName = qualifier ? `${item.name} (${qualifier})` : item.name;
-  const label = `${spokenName}, quantity ${formatEnUs(item.quantity)}${status.length ? `, ${status.join(', ')}` : ''}${moving ? ', moving' : ''}`;
+  const label = `${item.name}, quantity ${formatEnUs(item.quantity)}${status.length ? `, ${status.join(', ')}` : ''}${moving ? ', moving' : ''}`;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Enter opens the item; Space starts a keyboard drag (dnd-kit's sensor, configured in the workspace);
@@ -218,7 +211,7 @@ export function ItemTile({
     color: 'gray',
     size: list ? 'lg' : 'md',
     tabIndex: -1,
-    'aria-label': `${moveVerb} ${spokenName} to...`,
+    'aria-label': `${moveVerb} ${item.name} to...`,
     'data-testid': 'item-move-menu',
     // Kept in its place while the stack's move is on its way, so the row does not jump.
     disabled: moving,
@@ -398,7 +391,6 @@ export function ItemTile({
         {hasActions ? (
           <ItemActionsMenu
             item={item}
-            spokenName={spokenName}
             list={list}
             onAddToQueue={addToQueue}
             onGive={ownerCharacterId ? () => setGiving(true) : undefined}
@@ -553,13 +545,13 @@ function MoveToMenu({
 }
 
 /** The "More actions" button's look, the same before and after its menu is mounted. */
-function actionsButtonProps(spokenName: string, list: boolean) {
+function actionsButtonProps(item: ItemInstance, list: boolean) {
   return {
     variant: 'subtle',
     color: 'gray',
     size: list ? 'lg' : 'md',
     tabIndex: -1,
-    'aria-label': `More actions for ${spokenName}`,
+    'aria-label': `More actions for ${item.name}`,
     'data-testid': 'item-actions-menu',
     ...(list
       ? { style: { flexShrink: 0 }, className: 'haversack-row-action' }
@@ -569,8 +561,6 @@ function actionsButtonProps(spokenName: string, list: boolean) {
 
 interface ItemActionsMenuProps {
   item: ItemInstance;
-  /** The item's name as its tile's label says it (with what tells it from a twin). */
-  spokenName: string;
   list: boolean;
   /** Into the transfer queue, as the item's dialog or sheet offers it. */
   onAddToQueue?: () => void;
@@ -589,7 +579,7 @@ function ItemActionsMenu(props: ItemActionsMenuProps) {
   if (used) return <ItemActionsMenuMounted {...props} />;
   return (
     <ActionIcon
-      {...actionsButtonProps(props.spokenName, props.list)}
+      {...actionsButtonProps(props.item, props.list)}
       aria-haspopup="menu"
       aria-expanded={false}
       onClick={() => setUsed(true)}
@@ -599,14 +589,7 @@ function ItemActionsMenu(props: ItemActionsMenuProps) {
   );
 }
 
-function ItemActionsMenuMounted({
-  item,
-  spokenName,
-  list,
-  onAddToQueue,
-  onGive,
-  onClosed,
-}: ItemActionsMenuProps) {
+function ItemActionsMenuMounted({ item, list, onAddToQueue, onGive, onClosed }: ItemActionsMenuProps) {
   const status = useItemStatus(item);
   const attuned = isAttuned(item);
   // A gift spends the giver's personal allowance (inventory.service `give`); equipping spends none.
@@ -649,7 +632,7 @@ function ItemActionsMenuMounted({
       }}
     >
       <Menu.Target>
-        <ActionIcon ref={buttonRef} {...actionsButtonProps(spokenName, list)}>
+        <ActionIcon ref={buttonRef} {...actionsButtonProps(item, list)}>
           <IconDots size={16} aria-hidden="true" />
         </ActionIcon>
       </Menu.Target>
