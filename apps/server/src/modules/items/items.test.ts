@@ -586,6 +586,31 @@ describe('item templates API', () => {
     expect(back.statusCode, back.body).toBe(200);
   });
 
+  it('lets a template grow heavier in a container whose weight limit is 0, which sets no limit', async () => {
+    const gm = await createUser(ctx);
+    await upgrade(ctx, gm, 'tier_3');
+    const party = await createParty(ctx, gm, { encumbrance_style: 'both' });
+    const player = await createMember(ctx, party, 'player');
+    const mule = await createCharacter(ctx, player, { partyId: party.id });
+    const stone = await createTemplate(gm, { name: 'Sling stone', weight: 0.1, visibility: 'public' });
+    const sack = await call('POST', '/containers', player, {
+      container: { name: 'Bottomless sack', max_weight: 0, character_id: mule.id },
+    });
+    expect(sack.statusCode, sack.body).toBe(201);
+    const made = await call('POST', '/item_instances', player, {
+      item_template_id: stone.id,
+      container_id: String(body(sack).data.id),
+      quantity: 10,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const heavier = await call('PATCH', `/item_templates/${stone.id}`, gm, {
+      item_template: { weight: 100 },
+    });
+    expect(heavier.statusCode, heavier.body).toBe(200);
+    const [kept] = await ctx.database.db.select().from(itemTemplates).where(eq(itemTemplates.id, stone.id));
+    expect(kept?.weight).toBe(100);
+  });
+
   // A public template's items change with it wherever they are: a stranger's edit would move another
   // player's load and wealth with no ledger row and no capacity check.
   it('keeps the name, description, details, weight, value and stack size of a template other players hold', async () => {
