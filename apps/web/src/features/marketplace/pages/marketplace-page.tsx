@@ -13,13 +13,14 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
+import { MoreFiltersButton, useFoldedFilters } from '../../../components/more-filters';
 import { NumberField } from '../../../components/number-field';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
@@ -80,8 +81,7 @@ export function MarketplacePage() {
   }, [pastTheEnd, lastPage]);
   const [adding, setAdding] = useState<ItemTemplate | null>(null);
   // On a phone the search stays in view and the other filters fold away until asked for.
-  const phone = useMediaQuery('(max-width: 47.99em)');
-  const [moreFilters, { toggle: toggleMoreFilters }] = useDisclosure(false);
+  const folded = useFoldedFilters();
   const activeMoreFilters = [
     draft.tags.trim(),
     draft.minValue,
@@ -90,7 +90,7 @@ export function MarketplacePage() {
     draft.maxWeight,
     address.rarity ?? '',
   ].filter((v) => v !== '').length;
-  const showMoreFilters = !phone || moreFilters;
+  const showMoreFilters = folded.shown;
   const filtered = draft.search.trim() !== '' || activeMoreFilters > 0;
   // Every filter and the search emptied at once; the sort is an order, not a filter, and stays.
   const clearFilters = () => {
@@ -122,18 +122,12 @@ export function MarketplacePage() {
             value={draft.search}
             onChange={(event) => type('search')(event.currentTarget.value)}
           />
-          {phone ? (
-            <Button
-              variant="subtle"
-              size="compact-sm"
-              justify="flex-start"
-              leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden="true" />}
-              onClick={toggleMoreFilters}
-              aria-expanded={moreFilters}
-            >
-              {moreFilters ? 'Fewer filters' : 'More filters'}
-              {activeMoreFilters > 0 ? ` (${activeMoreFilters} on)` : ''}
-            </Button>
+          {folded.phone ? (
+            <MoreFiltersButton
+              unfolded={folded.unfolded}
+              activeCount={activeMoreFilters}
+              onToggle={folded.toggle}
+            />
           ) : null}
           <TextInput
             label="Tags"
