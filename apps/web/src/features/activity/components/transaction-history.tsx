@@ -108,7 +108,7 @@ export function TransactionHistory({
             leftSection={<IconDownload size={16} aria-hidden="true" />}
             loading={exportCsv.isPending}
             loaderProps={{ type: 'dots' }}
-            onClick={() => once((settled) => exportCsv.mutate(undefined, { onSettled: settled }))}
+            onClick={() => once(() => exportCsv.mutateAsync())}
           >
             Export CSV
           </Button>

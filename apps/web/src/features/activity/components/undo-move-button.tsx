@@ -69,7 +69,7 @@ export function UndoMoveButton({
       loading={undo.isPending}
       onClick={(event) => {
         pressedWithFocus.current = document.activeElement === event.currentTarget;
-        once((settled) => undo.mutate(undefined, { onSettled: settled }));
+        once(() => undo.mutateAsync());
       }}
       aria-label={`Undo: ${transaction.transaction_summary}`}
       data-testid="history-undo"

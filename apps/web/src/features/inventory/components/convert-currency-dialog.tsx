@@ -133,12 +133,11 @@ export function ConvertCurrencyDialog({
         onSubmit={(event) => {
           event.preventDefault();
           if (!valid) return;
-          once((settled) =>
-            convert.mutate(
+          once(() =>
+            convert.mutateAsync(
               { from, to, held: held(from), ...(amount === undefined ? {} : { quantity: amount }) },
               {
                 onSuccess: close,
-                onSettled: settled,
               },
             ),
           );

@@ -220,11 +220,7 @@ function ContainerDialog({
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
     >
-      <form
-        onSubmit={form.onSubmit((values) =>
-          once((settled) => mutation.mutate(values, { onSettled: settled })),
-        )}
-      >
+      <form onSubmit={form.onSubmit((values) => once(() => mutation.mutateAsync(values)))}>
         <Stack gap="md">
           {refusal ? null : notice}
           {refusal ? (

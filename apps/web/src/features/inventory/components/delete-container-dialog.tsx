@@ -106,13 +106,12 @@ export function DeleteContainerDialog({
             disabled={!ready}
             loading={remove.isPending}
             onClick={() =>
-              once((settled) =>
-                remove.mutate(holdsItems ? destination : null, {
+              once(() =>
+                remove.mutateAsync(holdsItems ? destination : null, {
                   onSuccess: () => {
                     onClose();
                     onDeleted();
                   },
-                  onSettled: settled,
                 }),
               )
             }

@@ -105,15 +105,15 @@ export function GiveItemForm({
       onSubmit={(event) => {
         event.preventDefault();
         if (!recipient || !validQuantity) return;
-        once((settled) =>
-          give.mutate(
+        once(() =>
+          give.mutateAsync(
             {
               characterId: recipient.id,
               characterName: recipient.name,
               containerId: recipient.primary_container_id,
               quantity,
             },
-            { onSuccess: onDone, onSettled: settled },
+            { onSuccess: onDone },
           ),
         );
       }}

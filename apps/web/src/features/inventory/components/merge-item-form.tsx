@@ -37,7 +37,7 @@ export function MergeItemForm({
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        if (target) once((settled) => merge.mutate(target, { onSuccess: onDone, onSettled: settled }));
+        if (target) once(() => merge.mutateAsync(target, { onSuccess: onDone }));
       }}
     >
       <Stack gap="sm">

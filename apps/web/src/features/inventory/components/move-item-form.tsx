@@ -99,15 +99,15 @@ export function MoveItemForm({
       onSubmit={(event) => {
         event.preventDefault();
         if (!valid || !target) return;
-        once((settled) =>
-          transfer.mutate(
+        once(() =>
+          transfer.mutateAsync(
             {
               itemInstanceId: item.id,
               sourceContainerId: item.container_id,
               targetContainerId: target,
               quantity: amount,
             },
-            { onSuccess: onDone, onSettled: settled },
+            { onSuccess: onDone },
           ),
         );
       }}

@@ -40,7 +40,7 @@ export function SplitItemForm({
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        if (valid) once((settled) => split.mutate(value, { onSuccess: onDone, onSettled: settled }));
+        if (valid) once(() => split.mutateAsync(value, { onSuccess: onDone }));
       }}
     >
       <Stack gap="sm">

@@ -111,17 +111,14 @@ export function TakeLootForm({
   const refusalId = useId();
   const submit = () => {
     if (!target || !validAmount || refusal) return;
-    once((settled) =>
-      take.mutate(
-        {
-          lootId: loot.lootId,
-          partyId: loot.partyId,
-          itemInstanceId: item.id,
-          targetContainerId: target,
-          quantity: amount,
-        },
-        { onSettled: settled },
-      ),
+    once(() =>
+      take.mutateAsync({
+        lootId: loot.lootId,
+        partyId: loot.partyId,
+        itemInstanceId: item.id,
+        targetContainerId: target,
+        quantity: amount,
+      }),
     );
   };
   return (

@@ -63,7 +63,7 @@ export function DeployLootDialog({
   const [location, setLocation] = useState('');
 
   // One deploy per press: a second tap in the same task would deploy a second loot (use-single-flight.ts).
-  const once = useSingleFlight();
+  const once = useSingleFlight(template);
   const deploy = useMutation({
     mutationFn: () => {
       if (!template || !partyId) throw new Error('Choose a party');
@@ -133,7 +133,7 @@ export function DeployLootDialog({
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            once((settled) => deploy.mutate(undefined, { onSettled: settled }));
+            once(() => deploy.mutateAsync());
           }}
         >
           <Stack gap="md">

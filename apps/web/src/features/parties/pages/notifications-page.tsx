@@ -77,7 +77,7 @@ export function NotificationsPage() {
                     size="sm"
                     loading={accept.isPending && accept.variables === invitation.id}
                     disabled={busy}
-                    onClick={() => once((settled) => accept.mutate(invitation.id, { onSettled: settled }))}
+                    onClick={() => once(() => accept.mutateAsync(invitation.id))}
                     // Named after the party: with two invitations, two bare "Accept" could not be told apart.
                     aria-label={`Accept invitation to ${invitation.party_name}`}
                   >
@@ -88,7 +88,7 @@ export function NotificationsPage() {
                     variant="default"
                     loading={decline.isPending && decline.variables === invitation.id}
                     disabled={busy}
-                    onClick={() => once((settled) => decline.mutate(invitation.id, { onSettled: settled }))}
+                    onClick={() => once(() => decline.mutateAsync(invitation.id))}
                     aria-label={`Decline invitation to ${invitation.party_name}`}
                   >
                     Decline

@@ -63,7 +63,7 @@ export function DeployShopDialog({
   }, [partyId, managed]);
 
   // One deploy per press: a second tap in the same task would deploy a second shop (use-single-flight.ts).
-  const once = useSingleFlight();
+  const once = useSingleFlight(template);
   const deploy = useMutation({
     mutationFn: () => {
       if (!template || !partyId) throw new Error('Choose a party');
@@ -118,8 +118,7 @@ export function DeployShopDialog({
           onSubmit={(event) => {
             event.preventDefault();
             // The field already says why; nothing is deployed with a discount out of range.
-            if (discountPercentError(discount) === null)
-              once((settled) => deploy.mutate(undefined, { onSettled: settled }));
+            if (discountPercentError(discount) === null) once(() => deploy.mutateAsync());
           }}
         >
           <Stack gap="md">

@@ -171,8 +171,7 @@ function SetPriceForm({
       return invalidateShop(queryClient, shop.id);
     },
   });
-  const send = (priceCp: number | null) =>
-    once((settled) => save.mutate(priceCp, { onSettled: () => settled() }));
+  const send = (priceCp: number | null) => once(() => save.mutateAsync(priceCp));
   const typedCp = gpToCp(price);
   // The server's refusal of the price itself goes under the field; any other (the line sold out meanwhile)
   // above the buttons.

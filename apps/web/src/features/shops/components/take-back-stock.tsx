@@ -212,12 +212,7 @@ function TakeBackForm({
     isApiError(take.error) && take.error.details.some((detail) => detail.field === field);
   const submit = () => {
     if (!target || !validAmount || !now) return;
-    once((settled) =>
-      take.mutate(
-        { itemId: now.item.id, targetContainerId: target.id, quantity: amount },
-        { onSettled: () => settled() },
-      ),
-    );
+    once(() => take.mutateAsync({ itemId: now.item.id, targetContainerId: target.id, quantity: amount }));
   };
   const where = target ? `${target.name} (${target.owner.name})` : null;
 

@@ -597,6 +597,62 @@ describe('TradeDialog', () => {
     expect(outOfStockToasts()).toHaveLength(0);
   }, 20_000);
 
+  it('buys the next offer while the last purchase is still refreshing the shop', async () => {
+    // CI's shops e2e: the Backpack bought, the Arrow dialog opened before the shop's refresh after that
+    // purchase had come back, and its Buy sent nothing, ever after (the press waited for a trade that the
+    // new offer had let go of).
+    let refreshed = () => {};
+    const shopAfterPurchase = new Promise<void>((resolve) => {
+      refreshed = resolve;
+    });
+    let bought = 0;
+    const fetchMock = mockShop(() => {
+      bought += 1;
+      return success({
+        kind: 'purchase',
+        message: 'Purchase complete',
+        quantity: 1,
+        unit_price_cp: 5,
+        total_price_cp: 5,
+        paid: purse(1),
+        change: purse(0),
+        received: purse(0),
+        item_instances: [],
+        transaction_ids: [`t-${bought}`],
+      });
+    }, arrowShop(60));
+    const answer = fetchMock.getMockImplementation();
+    fetchMock.mockImplementation(async (input, init = {}) => {
+      const refresh =
+        bought === 1 && init.method !== 'POST' && String(input).endsWith('/shop_instances/shop-1');
+      if (refresh) await shopAfterPurchase;
+      return answer ? answer(input, init) : failure(500, 'INTERNAL_ERROR', 'no fake');
+    });
+    function Page() {
+      const [open, setOpen] = useState<TradeOffer | null>(offer);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen({ ...offer })}>
+            Buy Arrow again
+          </button>
+          <TradeDialog offer={open} onClose={() => setOpen(null)} />
+        </>
+      );
+    }
+    renderWithProviders(<Page />);
+    const first = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    fireEvent.click(await within(first).findByRole('button', { name: 'Buy for 5 cp' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Buy Arrow again' }));
+    const second = await screen.findByRole('dialog', { name: 'Buy Arrow' });
+    const buy = await within(second).findByRole('button', { name: 'Buy for 5 cp' });
+    await waitFor(() => expect(buy).toBeEnabled());
+    fireEvent.click(buy);
+    await waitFor(() => expect(bought).toBe(2));
+    refreshed();
+  }, 20_000);
+
   it('closes a purchase lost to another buyer and says why once', async () => {
     let bought = false;
     const onClose = vi.fn();

@@ -206,7 +206,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     resetSplitSale();
   }, [mayTrade, mightTrade, refused, resetTrade, resetSplitSale]);
   // One trade per press: `pending` is drawn a render late, after Enter and a tap in the same task.
-  const once = useSingleFlight();
+  const once = useSingleFlight(offer);
   if (!shown) return null;
   const buying = shown.side === 'buy';
   // The GM closed the shop while the dialog was open (a live event refreshed it): the shop would refuse.
@@ -254,12 +254,12 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     // what it kept rather than trading twice. Changing the quantity or the payer first asks anew.
     if (!splitting && trade.variables && outcomeUnknown(trade.error)) {
       const again = trade.variables;
-      once((settled) => trade.mutate(again, { onSettled: settled }));
+      once(() => trade.mutateAsync(again));
       return;
     }
     if (splitting && splitSale.variables && outcomeUnknown(splitSale.error)) {
       const again = splitSale.variables;
-      once((settled) => splitSale.mutate(again, { onSettled: settled }));
+      once(() => splitSale.mutateAsync(again));
       return;
     }
     if (repriced) {
@@ -275,7 +275,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
         containerId: shown.containerId,
         splitAmong: split.chosen.map((c) => c.id),
       };
-      once((settled) => splitSale.mutate(sale, { onSettled: settled }));
+      once(() => splitSale.mutateAsync(sale));
       return;
     }
     const request: TradeRequest = {
@@ -290,7 +290,7 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
       ...(fromParty ? { payerName: partyContainers.data?.[0]?.name ?? 'the party stash' } : {}),
       ...(buying && unitCp !== null ? { expectedUnitPriceCp: unitCp } : {}),
     };
-    once((settled) => trade.mutate(request, { onSettled: settled }));
+    once(() => trade.mutateAsync(request));
   };
 
   return (

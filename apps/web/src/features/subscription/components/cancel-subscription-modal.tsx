@@ -49,13 +49,12 @@ export function CancelSubscriptionModal({
   };
 
   const confirm = () => {
-    once((settled) =>
-      cancel.mutate(reason, {
+    once(() =>
+      cancel.mutateAsync(reason, {
         onSuccess: () => {
           setReason('');
           onClose();
         },
-        onSettled: settled,
       }),
     );
   };

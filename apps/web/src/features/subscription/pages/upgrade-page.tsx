@@ -510,7 +510,7 @@ function SwitchDownCard({
     currentTier.features.party_collaboration === true && target.features.party_collaboration !== true;
   const when = atOnce ? 'At once' : 'When checkout completes';
   const label = `Switch to ${target.name}`;
-  const confirm = () => once((settled) => checkout.mutate(target.identifier, { onSettled: settled }));
+  const confirm = () => once(() => checkout.mutateAsync(target.identifier));
 
   return (
     <Card withBorder padding="lg" data-testid={`switch-option-${target.identifier}`}>
