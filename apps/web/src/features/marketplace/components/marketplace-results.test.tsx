@@ -2,8 +2,10 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 import { MarketplacePage } from '../pages/marketplace-page';
 import { MarketplaceResults } from './marketplace-results';
@@ -50,6 +52,27 @@ describe('MarketplaceResults: the Add to Container button', () => {
     const visible = button.textContent ?? '';
     expect(visible).toBe('Add to Container');
     expect(button.getAttribute('aria-label')?.startsWith(visible)).toBe(true);
+  });
+
+  describe('on a phone', () => {
+    restoreViewportAfterEach();
+    it('is a finger tall (44 px), the page’s one action and a newcomer’s first', async () => {
+      // First-hour review: 30 px tall at 375x740, where the Undo and row buttons beside it are 44.
+      useGlobalStyles('Button');
+      setViewport(375, 740);
+      const rope = buildLootItemTemplate({ id: 'template-rope', name: 'Rope' });
+      renderRoutes(
+        [
+          {
+            path: '/marketplace',
+            element: <MarketplaceResults templates={[rope]} backTo="/marketplace" onAdd={() => {}} />,
+          },
+        ],
+        '/marketplace',
+      );
+      const button = await screen.findByRole('button', { name: 'Add to Container: Rope' });
+      expect(getComputedStyle(button).minHeight).toBe('44px');
+    });
   });
 });
 

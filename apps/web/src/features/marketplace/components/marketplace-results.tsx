@@ -57,6 +57,8 @@ export const MarketplaceResults = memo(function MarketplaceResults({
               <Button
                 size="xs"
                 variant="light"
+                // 44 px on a phone: the card's one action, tapped once per item a new character needs.
+                className="haversack-finger-target"
                 onClick={() => onAdd(template)}
                 // WCAG 2.5.3: the visible words first, then the item, as "Make Game Master: {name}" does; not
                 // "my container", since a GM without a character adds to a party character's container.
