@@ -4,6 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pickContainerByTyping } from '../../../test/container-picker';
 import { mockFetch, success } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { buildLootItemTemplate } from '../../loot/test/loot-fixtures';
 import { buildContainer, buildPartyStash, renderWithProviders } from '../test/inventory-fixtures';
 import { MarketBrowser } from './market-browser';
@@ -38,6 +40,32 @@ const arrows = buildLootItemTemplate({
 const longsword = buildLootItemTemplate();
 
 describe('MarketBrowser', () => {
+  describe('on a phone', () => {
+    restoreViewportAfterEach();
+    it('makes each template’s Add a finger tall (44 px)', async () => {
+      // First-hour review: 56x30 px at 375x740, the one button a player taps to stock a container.
+      useGlobalStyles('Button');
+      setViewport(375, 740);
+      mockFetch(({ url }) =>
+        url.includes('/search/items')
+          ? success([longsword])
+          : success({ allowed: true, feature: 'party_collaboration' }),
+      );
+      renderWithProviders(
+        <DndContext>
+          <MarketBrowser
+            containers={[buildContainer()]}
+            defaultTargetId="container-1"
+            draggable={false}
+            onAdd={vi.fn()}
+          />
+        </DndContext>,
+      );
+      const add = await screen.findByRole('button', { name: `Add ${longsword.name}` });
+      expect(getComputedStyle(add).minHeight).toBe('44px');
+    });
+  });
+
   it('says a template stacks without limit in words, and groups the thousands of a stack size', async () => {
     mockFetch(({ url }) =>
       url.includes('/search/items')

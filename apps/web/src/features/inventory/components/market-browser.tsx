@@ -96,7 +96,14 @@ function TemplateRow({
               {tagLabel(template.category)}
             </Badge>
           ) : null}
-          <Button size="xs" onClick={onAdd} disabled={!canAdd} aria-label={`Add ${template.name}`}>
+          <Button
+            size="xs"
+            // 44 px on a phone, as the marketplace page's Add to Container: the line has room for it.
+            className="haversack-finger-target"
+            onClick={onAdd}
+            disabled={!canAdd}
+            aria-label={`Add ${template.name}`}
+          >
             Add
           </Button>
         </Group>
