@@ -19,7 +19,8 @@ export function MyCharactersCard() {
           <Text size="sm" c="dimmed">
             You have no characters yet.
           </Text>
-          <Button component={Link} to="/characters/new" size="xs">
+          {/* 44 px on a phone (haversack-finger-target): the dashboard's first step for a newcomer. */}
+          <Button component={Link} to="/characters/new" size="xs" className="haversack-finger-target">
             Create Character
           </Button>
         </Stack>

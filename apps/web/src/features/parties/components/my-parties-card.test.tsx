@@ -1,8 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { buildCharacter, buildParty, pageMeta } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { buildCurrentAtUsage } from '../../subscription/plan-limit-test-server';
 import { MyPartiesCard, playedAs } from './my-parties-card';
 
@@ -74,6 +76,19 @@ describe('MyPartiesCard', () => {
     );
     expect(within(card).getByRole('link', { name: 'Join Party' })).toHaveAttribute('href', '/parties/join');
     expect(within(card).queryByTestId('plan-limit-hint')).toBeNull();
+  });
+
+  describe('on a phone', () => {
+    restoreViewportAfterEach();
+    it('makes the ways in a finger tall (44 px), a newcomer’s first taps', async () => {
+      // First-hour review: Create Party and Join Party were 30 px tall at 375x740.
+      useGlobalStyles('Button');
+      setViewport(375, 740);
+      serveNoParties(3, 'tier_1');
+      for (const name of ['Create Party', 'Join Party']) {
+        expect(getComputedStyle(await screen.findByRole('link', { name })).minHeight).toBe('44px');
+      }
+    });
   });
 
   it('offers a Free user in no party Join Party, and instead of Create Party the plan limit with the upgrade', async () => {

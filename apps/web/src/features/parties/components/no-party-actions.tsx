@@ -19,13 +19,20 @@ export function NoPartyActions() {
       <Text size="sm" c="dimmed">
         You are not in a party yet.
       </Text>
+      {/* 44 px on a phone (haversack-finger-target), as the marketplace's Add to Container. */}
       <Group gap="xs">
         {canCreate ? (
-          <Button component={Link} to="/parties/new" size="xs">
+          <Button component={Link} to="/parties/new" size="xs" className="haversack-finger-target">
             Create Party
           </Button>
         ) : null}
-        <Button component={Link} to="/parties/join" size="xs" variant="light">
+        <Button
+          component={Link}
+          to="/parties/join"
+          size="xs"
+          variant="light"
+          className="haversack-finger-target"
+        >
           Join Party
         </Button>
       </Group>
