@@ -7,8 +7,8 @@ import { isAtPlanLimit } from '../../subscription/plan-limit';
 
 /**
  * Dashboard, My Parties with none yet: the ways in. Join Party always; Create Party once the plan is known to
- * have room (a Free plan has none, so it gets the plan's limit and the way to upgrade instead). If the plan
- * cannot be loaded, Create Party stays: the create page says the limit itself.
+ * have room (a plan whose parties are all made gets the plan's limit and the way to upgrade instead). If the
+ * plan cannot be loaded, Create Party stays: the create page says the limit itself.
  */
 export function NoPartyActions() {
   const current = useQuery(currentSubscriptionQueryOptions());
