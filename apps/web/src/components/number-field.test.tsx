@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '../test/render';
 import {
   NumberField,
@@ -61,6 +61,30 @@ describe('NumberField', () => {
     const field = screen.getByRole('textbox', { name: 'Coins' });
     await user.type(field, '-');
     expect(field).toHaveAccessibleDescription('Quantity must be at least 1');
+  });
+
+  it('drops its up and down arrows on a touch screen, too small for a finger, and keeps them for a mouse', () => {
+    const arrows = () => document.querySelectorAll('.mantine-NumberInput-control');
+    const { unmount } = renderRoutes([{ path: '/', element: <Field /> }], '/');
+    expect(arrows()).toHaveLength(2);
+    unmount();
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('pointer: coarse'),
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+    try {
+      renderRoutes([{ path: '/', element: <Field /> }], '/');
+      expect(screen.getByRole('textbox', { name: 'Coins' })).toBeInTheDocument();
+      expect(arrows()).toHaveLength(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { NumberInput, type NumberInputProps } from '@mantine/core';
-import { useMergedRef } from '@mantine/hooks';
+import { useMediaQuery, useMergedRef } from '@mantine/hooks';
 import { forwardRef, useCallback, useEffect, useRef, useState } from 'react';
 
 /** What a number field says when it refuses a character rather than drop it without a word. */
@@ -173,9 +173,14 @@ export const NumberField = forwardRef<HTMLInputElement, NumberFieldProps>(functi
       ? `${props.description}. ${reading}`
       : reading
     : props.description;
+  // On a touch screen the up and down arrows are 24 x 17 px, too small for a finger (first-hour review), and
+  // the keyboard that opens there types the number: they go, as they do on the shop stock page. Set
+  // `hideControls` to decide otherwise.
+  const touch = useMediaQuery('(pointer: coarse)') === true;
   return (
     <NumberInput
       {...props}
+      hideControls={props.hideControls ?? touch}
       onChange={change}
       ref={merged}
       description={description}
