@@ -87,6 +87,17 @@ export const subscriptionsRepository = {
 
   async findByUser(db: Executor, userId: string, options: { lock?: boolean } = {}) {
     if (options.lock) {
+      // The user's row first, as a deletion (whose cascade reaches the subscription last), a suspension and
+      // Grant plan lock it: a plan change writes it after the subscription (tier_upgraded_at), and taken
+      // the other way round the two waited for each other and PostgreSQL ended one (admin attack review).
+      // No key update: the rows naming the user (a party handed over to them) are not held up.
+      const [user] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1)
+        .for('no key update');
+      if (!user) return undefined;
       // The row alone, then its tier: under READ COMMITTED a locking statement with a join re-checks the
       // join against the row a concurrent transaction just committed, with the tier it read before, and
       // drops the row when that transaction changed tier_id (a checkout answered 404, a webhook dropped).
