@@ -190,6 +190,19 @@ export const adminOperationsRepository = {
     return row?.total ?? 0;
   },
 
+  /**
+   * Whether the user matches still: a batch reads its users unlocked, so one may have changed since (bought
+   * a plan, say) by the time their rows are locked, and is checked again then.
+   */
+  async userMatches(db: Executor, filter: UserBulkFilter, userId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, userId), userConditions(filter)))
+      .limit(1);
+    return row !== undefined;
+  },
+
   /** The next batch after `cursor`, in id order, so a restarted job carries on where it stopped. */
   async usersAfter(
     db: Executor,

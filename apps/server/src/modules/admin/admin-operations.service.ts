@@ -2,7 +2,6 @@ import {
   type AdminOperation,
   type MassMailBody,
   massMailAudiences,
-  type TierIdentifier,
   templateBulkFilterSchema,
   tierIdentifiers,
   type UserBulkFilter,
@@ -416,8 +415,8 @@ export class AdminOperationsService {
     let changed = 0;
     for (const user of rows) {
       if (params.action === 'suspend') {
-        if (await this.#suspend(tx, user.id, params.reason, actor, operation.id, afterCommit)) changed += 1;
-      } else if (await this.#changeTier(tx, user.id, params.tier, actor, operation.id, afterCommit)) {
+        if (await this.#suspend(tx, user.id, params, actor, operation.id, afterCommit)) changed += 1;
+      } else if (await this.#changeTier(tx, user.id, params, actor, operation.id, afterCommit)) {
         changed += 1;
       }
     }
@@ -512,22 +511,24 @@ export class AdminOperationsService {
 
   /**
    * The Users page's suspension, for one user of the batch: admins are never suspended (checked again
-   * under the lock, as the flag may have changed since the count); sockets close after the commit.
+   * under the lock, as the flag may have changed since the count, and so is the filter); sockets close
+   * after the commit.
    */
   async #suspend(
     tx: Executor,
     userId: string,
-    reason: string,
+    params: Extract<BulkParams, { action: 'suspend' }>,
     actor: OperationActor,
     operationId: string,
     afterCommit: (fn: () => void) => void,
   ): Promise<boolean> {
     const user = await adminUserListRepository.lockUser(tx, userId);
     if (!user || user.admin || user.suspendedAt || user.id === actor.actorId) return false;
+    if (!(await repo.userMatches(tx, params.filter, userId))) return false;
     const ended = await suspendLockedUser(tx, this.#audit, {
       actor,
       user,
-      reason,
+      reason: params.reason,
       now: this.#now(),
       details: { operation_id: operationId },
     });
@@ -538,18 +539,22 @@ export class AdminOperationsService {
   /**
    * Puts the user on `tier` as the Users page's Grant plan does (SubscriptionsService.grantTier: no billing
    * provider, no period end), so that it reads as granted by staff; the local provider this once wrote is
-   * demo billing's, which the dashboard and the user's page then named it. Audited.
+   * demo billing's, which the dashboard and the user's page then named it. Audited. The filter is checked
+   * again once the user's rows are locked: a user of a "Free users" change who bought a plan since the
+   * batch read them keeps the plan they bought.
    */
   async #changeTier(
     tx: Executor,
     userId: string,
-    tier: TierIdentifier,
+    params: Extract<BulkParams, { action: 'change_tier' }>,
     actor: OperationActor,
     operationId: string,
     afterCommit: (fn: () => void) => void,
   ): Promise<boolean> {
+    const { tier } = params;
     const found = await subscriptionsRepository.findByUser(tx, userId, { lock: true });
     if (!found || found.tier.identifier === tier) return false;
+    if (!(await repo.userMatches(tx, params.filter, userId))) return false;
     const change = await this.#subscriptions.grantTier(tx, userId, tier);
     await this.#audit.record(tx, {
       ...actor,

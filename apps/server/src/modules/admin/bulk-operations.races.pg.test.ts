@@ -12,7 +12,8 @@ import { subscriptionsRepository } from '../subscriptions/subscriptions.reposito
  * deadlocked ("deadlock detected" on the users row; the batch's job failed and was retried), and Grant plan
  * racing the user's own checkout answered 409 in 5 rounds of 10. The plan paths locked the subscription
  * and then wrote the user's row (tier_upgraded_at), while a deletion and the Users page lock the user's row
- * and then reach the subscription. Several connections and real row locks are needed, so PostgreSQL
+ * and then reach the subscription. And a bulk change of Free users acted on a user who had bought a plan
+ * between the batch's read and its lock. Several connections and real row locks are needed, so PostgreSQL
  * only: the test's own connection holds a row while the requests and the job line up behind it.
  */
 let ctx: TestContext;
@@ -130,5 +131,39 @@ describe('Grant plan while the user buys a plan', () => {
     expect(granted.statusCode, granted.body).toBe(200);
     expect(bought.statusCode, bought.body).toBe(200);
     expect(await tierOf(user)).toBe('tier_3');
+  });
+});
+
+describe('a bulk change of Free users while one of them buys a plan', () => {
+  it('leaves the buyer on the plan they bought: the filter is checked again on the locked rows', async () => {
+    const tag = `bulkbuy${Date.now()}`;
+    const buyer = await createUser(ctx, { email: `${tag}-buyer@example.com` });
+    const other = await createUser(ctx, { email: `${tag}-other@example.com` });
+    const id = await startBulk({
+      filter: { email_contains: tag, tier: 'tier_free' },
+      action: 'change_tier',
+      tier: 'tier_2',
+    });
+
+    // The buyer's purchase is under way (their subscription row held) when the batch reads its users.
+    await holder.query('begin');
+    await holder.query(
+      `update subscriptions set tier_id = (select id from subscription_tiers where identifier = 'tier_3')
+        where user_id = $1`,
+      [buyer.user.id],
+    );
+    const batch = ctx.app.services.jobs.runDue();
+    await untilWaiting(1);
+    await holder.query('commit');
+    await batch;
+
+    expect(await tierOf(buyer)).toBe('tier_3');
+    expect(await tierOf(other)).toBe('tier_2');
+    expect(await operation(id)).toMatchObject({ status: 'done', changed: 1 });
+    const { rows } = await watcher.query<{ n: number }>(
+      "select count(*)::int as n from audit_logs where action = 'user_tier_changed' and target_id = $1",
+      [buyer.user.id],
+    );
+    expect(rows[0]?.n).toBe(0);
   });
 });

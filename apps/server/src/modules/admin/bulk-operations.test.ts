@@ -1,6 +1,6 @@
 import type { AdminDashboard, AdminOperation, AdminUserDetail } from '@haversack/contracts';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users as usersTable } from '../../db/schema/accounts.js';
 import { auditLogs } from '../../db/schema/admin.js';
 import { itemTemplates } from '../../db/schema/items.js';
@@ -10,6 +10,7 @@ import { createTemplate, createUser, type SignedInUser } from '../../test/factor
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
 import { AnnouncementEmailLinks } from '../preferences/announcement-emails.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import { adminOperationsRepository } from './admin-operations.repository.js';
 import { ADMIN_OPERATION_BATCH, AdminOperationsService } from './admin-operations.service.js';
 import { auditLogRepository } from './audit-log.repository.js';
 
@@ -240,6 +241,43 @@ describe('bulk operations on users', () => {
       changed: users.length,
     });
     expect((await callApi(ctx, 'GET', '/auth/me', late)).statusCode).toBe(200);
+  });
+
+  it('checks the filter again on the locked rows: a Free user who bought a plan after the batch read them keeps it', async () => {
+    const tag = `bought${Date.now()}`;
+    const buyer = await createUser(ctx, { email: `${tag}-0@example.com` });
+    const other = await createUser(ctx, { email: `${tag}-1@example.com` });
+    const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, {
+      target: 'users',
+      filter: { email_contains: tag, tier: 'tier_free' },
+      action: 'change_tier',
+      tier: 'tier_2',
+    });
+    const operation = json<{ data: AdminOperation }>(started).data;
+    expect(operation.total).toBe(2);
+    // The purchase lands between the batch's read of its users and the lock on the buyer's rows (on
+    // PostgreSQL another transaction commits it there; bulk-operations.races.pg.test.ts).
+    const usersAfter = adminOperationsRepository.usersAfter.bind(adminOperationsRepository);
+    const reads = vi
+      .spyOn(adminOperationsRepository, 'usersAfter')
+      .mockImplementation(async (db, ...rest) => {
+        const rows = await usersAfter(db, ...rest);
+        await ctx.app.services.subscriptions.grantTier(db, buyer.user.id, 'tier_3');
+        return rows;
+      });
+    try {
+      await ctx.app.services.jobs.runDue();
+    } finally {
+      reads.mockRestore();
+    }
+    expect(await tierOf(buyer)).toBe('tier_3');
+    expect(await tierOf(other)).toBe('tier_2');
+    expect(await ctx.app.services.backOffice.operations.get(operation.id)).toMatchObject({
+      status: 'done',
+      processed: 2,
+      changed: 1,
+    });
+    expect(await auditLogRepository.forSubject(ctx.database.db, buyer.user.id)).toEqual([]);
   });
 
   it('stops before the next batch once its admin is no longer an admin, and says why (audited)', async () => {
