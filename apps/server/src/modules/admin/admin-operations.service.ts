@@ -92,6 +92,17 @@ interface MassMailBatch {
   params: MassMailParams;
 }
 
+/** The refusal of an operation that matches nobody, on the field that would have to change. */
+function nothingToDo(params: OperationParams): { field: string; message: string } {
+  if (params.kind === 'mass_mail')
+    return {
+      field: 'audience',
+      message: 'Nobody in this audience would receive this mail: no mail would be sent.',
+    };
+  const what = params.kind === 'bulk_users' ? 'users' : 'templates';
+  return { field: 'filter', message: `No ${what} match these filters: there is nothing to change.` };
+}
+
 export function toOperationJson(row: AdminOperationRow): AdminOperation {
   return {
     id: row.id,
@@ -228,6 +239,9 @@ export class AdminOperationsService {
       if (await repo.findUnfinished(tx, params.kind, params))
         throw new AppError('CONFLICT', 'The same operation is already running: wait for it to finish.');
       const total = await this.#count(tx, params);
+      // The pages never offer it (their dry run says so first); a call that would do nothing leaves no
+      // operation and no audit entry behind.
+      if (total === 0) throw AppError.validation([nothingToDo(params)]);
       const actor = auditActor(caller);
       const row = await repo.insert(tx, {
         kind: params.kind,

@@ -346,6 +346,39 @@ describe('bulk operations on users', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('refuses to start an operation that matches nobody (422 naming the filter), leaving nothing behind', async () => {
+    const nobody = `nobody${Date.now()}`;
+    const before = await ctx.database.db.select({ n: count() }).from(auditLogs);
+    for (const [body, message] of [
+      [
+        { target: 'users', filter: { email_contains: nobody }, action: 'change_tier', tier: 'tier_2' },
+        'No users match these filters: there is nothing to change.',
+      ],
+      [
+        { target: 'users', filter: { email_contains: nobody }, action: 'suspend', reason: 'nobody' },
+        'No users match these filters: there is nothing to change.',
+      ],
+      [
+        { target: 'templates', filter: { kind: 'shop_template', owner: nobody }, action: 'unpublish' },
+        'No templates match these filters: there is nothing to change.',
+      ],
+    ] as const) {
+      expect(json<{ data: { count: number } }>(await preview(body)).data.count).toBe(0);
+      const started = await callApi(ctx, 'POST', '/admin/bulk_operations', admin.adminAuth, body);
+      expect(started.statusCode, started.body).toBe(422);
+      expect(started.json()).toMatchObject({
+        status: 'error',
+        error: { code: 'VALIDATION_ERROR', details: [{ field: 'filter', message }] },
+      });
+    }
+    const after = await ctx.database.db.select({ n: count() }).from(auditLogs);
+    expect(after[0]?.n).toBe(before[0]?.n);
+    const listed = json<{ data: AdminOperation[] }>(
+      await callApi(ctx, 'GET', '/admin/bulk_operations', admin.adminAuth),
+    ).data;
+    expect(listed.filter((o) => JSON.stringify(o.params).includes(nobody))).toEqual([]);
+  });
+
   it('refuses a suspension without a reason and unknown actions with 422', async () => {
     const noReason = await preview({ target: 'users', filter: {}, action: 'suspend' });
     expect(noReason.statusCode).toBe(422);
