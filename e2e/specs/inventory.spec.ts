@@ -103,7 +103,13 @@ test('a player fills an inventory from the marketplace, moves arrows into a quiv
     page.getByRole('dialog', { name: 'Arrow ×10' }).getByRole('button', { name: 'Split' }),
   ).toBeFocused();
   await page.keyboard.press('Escape');
-  await expect(right.getByRole('button', { name: 'Arrow, quantity 10' })).toHaveCount(2);
+  // The two stacks are alike in name and quantity: each tile says which of the two it is.
+  for (const name of ['Arrow (1 of 2), quantity 10', 'Arrow (2 of 2), quantity 10']) {
+    await expect(right.getByRole('button', { name, exact: true })).toBeVisible();
+  }
+  await expect(
+    right.getByRole('button', { name: 'More actions for Arrow (2 of 2)', exact: true }),
+  ).toHaveCount(1);
 
   // Three longswords (9 lbs) do not fit in the quiver (1 of 5 lbs): the dialog stays open with the number
   // typed, says why on the field and how many would fit, and nothing is added.

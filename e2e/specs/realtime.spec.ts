@@ -115,8 +115,12 @@ test('a GM watches a player change the party stash live, then exports the activi
   });
   await player.page.context().setOffline(false);
   await expect(player.page.getByText('Real-time updates active')).toBeVisible({ timeout: 5_000 });
-  // A rope of climbing does not stack: the stash shows a second one.
-  await expect(player.page.getByRole('button', { name: `${rope.name}, quantity 1` })).toHaveCount(2);
+  // A rope of climbing does not stack: the stash shows a second one, each tile saying which of the two it is.
+  for (const place of ['1 of 2', '2 of 2']) {
+    await expect(
+      player.page.getByRole('button', { name: `${rope.name} (${place}), quantity 1`, exact: true }),
+    ).toBeVisible();
+  }
 
   // The GM downloads the CSV.
   const downloadStarted = gm.page.waitForEvent('download');

@@ -1,4 +1,5 @@
 import { DndContext } from '@dnd-kit/core';
+import type { ItemInstance } from '@haversack/contracts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -617,5 +618,134 @@ describe('ItemCollection when loading fails', () => {
     expect(await screen.findByText('Error loading items', {}, { timeout: 5_000 })).toBeInTheDocument();
     expect(screen.queryByTestId('refresh-failed-note')).not.toBeInTheDocument();
     expect(screen.queryByText('More items could not be loaded.')).not.toBeInTheDocument();
+  });
+});
+
+describe('ItemGrid with two stacks of one name', () => {
+  // Weapons do not stack: two Shortswords of 1 are two tiles, and a screen reader must tell them apart.
+  const stacks = [
+    buildItem({ id: 'item-a', name: 'Shortsword', quantity: 1 }),
+    buildItem({ id: 'item-b', name: 'Torch', quantity: 1 }),
+    buildItem({
+      id: 'item-c',
+      name: 'Shortsword',
+      quantity: 1,
+      notes: 'Silvered, from the crypt\nWorth keeping',
+    }),
+    // Told apart by their quantities, or by what they are worn as: their tiles' names are their own already.
+    buildItem({ id: 'item-d', name: 'Arrow', quantity: 6 }),
+    buildItem({ id: 'item-e', name: 'Arrow', quantity: 4 }),
+    buildItem({ id: 'item-f', name: 'Dagger', quantity: 1 }),
+    buildItem({ id: 'item-g', name: 'Dagger', quantity: 1, instance_data: { is_equipped: true } }),
+  ];
+
+  function renderStacks(items: ItemInstance[], layout: 'grid' | 'list', virtualise = false) {
+    renderWithProviders(
+      <DndContext>
+        <ItemGrid
+          items={items}
+          layout={layout}
+          virtualise={virtualise}
+          draggable={false}
+          swipeable={false}
+          onOpen={vi.fn()}
+          onQuickTransfer={vi.fn()}
+          onAddToQueue={vi.fn()}
+          destinations={[backpack, quiver]}
+          onMoveTo={vi.fn()}
+        />
+      </DndContext>,
+    );
+  }
+
+  const buttonNames = () => screen.getAllByRole('button').map((button) => button.getAttribute('aria-label'));
+
+  it.each([
+    ['grid', false],
+    ['list', false],
+    ['list', true],
+  ] as const)(
+    'names every tile and button apart in the %s (virtualised: %s), a lone name as before',
+    (layout, virtualise) => {
+      // happy-dom lays nothing out: the list's scroll box is given a height, so the virtualiser draws its rows.
+      vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+        return this.dataset.virtualised ? 600 : 0;
+      });
+      // ...and its rows a height, else they all measure 0 at the top and the virtualiser leaves out the first.
+      vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
+        return this.dataset.index === undefined ? 0 : 50;
+      });
+      renderStacks(stacks, layout, virtualise);
+      const names = buttonNames();
+      // Seven tiles, each with its Move and More actions buttons.
+      expect(names).toHaveLength(21);
+      expect(new Set(names).size).toBe(names.length);
+
+      // Tiles alike in name, quantity and status are told apart by their place and their note's first line.
+      expect(screen.getByRole('button', { name: 'Shortsword (1 of 2), quantity 1' })).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: 'Shortsword (2 of 2, Silvered, from the crypt), quantity 1' }),
+      ).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: 'More actions for Shortsword (1 of 2)' }),
+      ).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: 'Move Shortsword (2 of 2, Silvered, from the crypt) to...' }),
+      ).toBeInTheDocument();
+
+      // Tiles told apart already keep their names; their buttons say what tells them apart.
+      for (const name of [
+        'Arrow, quantity 6',
+        'Arrow, quantity 4',
+        'Dagger, quantity 1',
+        'Dagger, quantity 1, equipped',
+      ])
+        expect(screen.getByRole('button', { name })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'More actions for Arrow (quantity 6)' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Move Arrow (quantity 4) to...' })).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: 'More actions for Dagger (quantity 1, equipped)' }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Move Dagger (quantity 1) to...' })).toBeInTheDocument();
+
+      // A name met once keeps its plain names (tests and end-to-end selectors rely on them).
+      expect(screen.getByRole('button', { name: 'Torch, quantity 1' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'More actions for Torch' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Move Torch to...' })).toBeInTheDocument();
+    },
+  );
+
+  it('names twins apart among stacks of their name that differ in quantity, and shortens a long note', () => {
+    renderStacks(
+      [
+        buildItem({ id: 'item-a', name: 'Longsword', quantity: 1 }),
+        buildItem({
+          id: 'item-b',
+          name: 'Longsword',
+          quantity: 1,
+          notes: 'Taken from the barrow of the last king of the northern marches',
+        }),
+        buildItem({ id: 'item-c', name: 'Longsword', quantity: 2 }),
+        buildItem({ id: 'item-d', name: 'Longsword', quantity: 2 }),
+      ],
+      'grid',
+    );
+    const names = buttonNames();
+    expect(names).toHaveLength(12);
+    expect(new Set(names).size).toBe(names.length);
+    expect(screen.getByRole('button', { name: 'Longsword (1 of 2), quantity 1' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', {
+        name: 'Longsword (2 of 2, Taken from the barrow of the last king…), quantity 1',
+      }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Longsword (2 of 2), quantity 2' })).toBeInTheDocument();
+    // "1 of 2" alone would be said by a button of each quantity: the quantity comes first.
+    expect(
+      screen.getByRole('button', { name: 'More actions for Longsword (quantity 1, 1 of 2)' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Move Longsword (quantity 2, 1 of 2) to...' }),
+    ).toBeInTheDocument();
   });
 });

@@ -4,7 +4,17 @@ import { Box, SimpleGrid, Skeleton, Stack, Text, VisuallyHidden } from '@mantine
 import { useElementSize } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, memo, useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  memo,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { noItemsFound } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { LoadFailedLine } from '../../../components/load-failed-line';
@@ -16,6 +26,7 @@ import {
   matchesItemFilters,
   noItemFilters,
 } from '../api/inventory-api';
+import { type TileNames, tileNamesOf } from '../lib/tile-names';
 import type { DraggedItem, DraggedLootItem, LayoutMode } from '../workspace-types';
 import { ItemTile } from './item-tile';
 import { TransferQueueCover } from './transfer-queue-cover';
@@ -304,9 +315,16 @@ export function ItemCollection(props: ItemCollectionProps) {
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[2] === containerId ? previous : undefined,
   });
-  const loaded = uniqueById(query.data?.pages.flatMap((page) => page.items) ?? []);
+  // The same list while nothing in it changes: the grid works out the tiles' names once per list.
+  const loaded = useMemo(
+    () => uniqueById(query.data?.pages.flatMap((page) => page.items) ?? []),
+    [query.data],
+  );
   const settled = !query.isPlaceholderData && sameFilters(serverFilters, props.filters);
-  const items = settled ? loaded : loaded.filter((item) => matchesItemFilters(item, props.filters));
+  const items = useMemo(
+    () => (settled ? loaded : loaded.filter((item) => matchesItemFilters(item, props.filters))),
+    [settled, loaded, props.filters],
+  );
   const total = query.data?.pages[0]?.meta.total_count ?? 0;
   const { containerId: _containerId, filters: _filters, emptyHint, ...gridProps } = props;
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
@@ -485,6 +503,8 @@ export function ItemGrid(
   const [helpTold, setHelpTold] = useState(false);
   const handlers = useTileHandlers(props, roving);
   const shared = tileProps(props, handlers, roving.helpId, !helpTold);
+  // Once per list, not per tile drawn: which stacks share a name, and what tells them apart.
+  const names = useMemo(() => tileNamesOf(items), [items]);
 
   let content: React.ReactNode;
   if (pending) content = <LoadingTiles columns={columns} />;
@@ -516,6 +536,7 @@ export function ItemGrid(
         columns={columns}
         roving={roving}
         shared={shared}
+        names={names}
         scrollTo={scrollTo}
         more={more}
         totalCount={props.totalCount}
@@ -531,7 +552,13 @@ export function ItemGrid(
         aria-label="Items"
       >
         {items.map((item) => (
-          <Tile key={item.id} {...shared} item={item} tabIndex={roving.tabIndexOf(item)} />
+          <Tile
+            key={item.id}
+            {...shared}
+            item={item}
+            names={names.get(item.id)}
+            tabIndex={roving.tabIndexOf(item)}
+          />
         ))}
       </SimpleGrid>
     );
@@ -613,6 +640,8 @@ function useTileHandlers(props: ItemGridProps, roving: Roving): React.RefObject<
 
 interface TileProps {
   item: ItemInstance;
+  /** What tells the stack from others of its name in the list (tileNamesOf). */
+  names?: TileNames;
   layout: LayoutMode;
   draggable: boolean;
   swipeable: boolean;
@@ -642,6 +671,7 @@ const Tile = memo(
     return (
       <ItemTile
         item={item}
+        names={props.names}
         position={
           props.index !== undefined && props.of !== undefined
             ? { index: props.index, of: props.of }
@@ -671,6 +701,8 @@ const Tile = memo(
   },
   (before, after) =>
     before.item === after.item &&
+    before.names?.tile === after.names?.tile &&
+    before.names?.buttons === after.names?.buttons &&
     before.layout === after.layout &&
     before.draggable === after.draggable &&
     before.swipeable === after.swipeable &&
@@ -714,6 +746,7 @@ function VirtualItems(
     columns: number;
     roving: Roving;
     shared: ReturnType<typeof tileProps>;
+    names: Map<string, TileNames>;
     scrollTo: React.RefObject<((index: number) => void) | undefined>;
     more?: MoreItems;
     totalCount?: number;
@@ -779,6 +812,7 @@ function VirtualItems(
                     key={item.id}
                     {...props.shared}
                     item={item}
+                    names={props.names.get(item.id)}
                     tabIndex={props.roving.tabIndexOf(item)}
                     index={row.index * columns + column + 1}
                     of={props.totalCount ?? props.items.length}

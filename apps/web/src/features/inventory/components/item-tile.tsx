@@ -34,6 +34,7 @@ import {
 import { moveScope, useAllowanceRefusal } from '../hooks/use-spent-allowances';
 import { useSwipe } from '../hooks/use-swipe';
 import { itemIcon, rarityOf } from '../lib/item-look';
+import { type TileNames, tileLabelDetail } from '../lib/tile-names';
 import { containerLabel, type DraggedItem, type DraggedLootItem, type LayoutMode } from '../workspace-types';
 import { GiveItemDialog } from './give-item-dialog';
 import { GameIcon, ItemStatusBadges, RarityBadge } from './item-look';
@@ -44,6 +45,11 @@ export const queueKey = 'Q';
 
 export interface ItemTileProps {
   item: ItemInstance;
+  /**
+   * How the tile and its buttons name the item when another tile of the list has its name (tileNamesOf), so
+   * that a screen reader tells them apart; by default the item's own name.
+   */
+  names?: TileNames;
   layout: LayoutMode;
   /** Desktop: the item can be dragged to the other panel (pointer or keyboard). */
   draggable: boolean;
@@ -86,6 +92,7 @@ export function actingCharacterOf(item: ItemInstance, containers: readonly Conta
 /** One stack in a container, as a grid card or a list row, with its "Move to..." menu. */
 export function ItemTile({
   item,
+  names,
   layout,
   draggable,
   swipe,
@@ -158,7 +165,8 @@ export function ItemTile({
   const hasActions = ownerCharacterId !== null || addToQueue !== undefined;
   const [giving, setGiving] = useState(false);
   const status = [isEquipped(item) ? 'equipped' : null, isAttuned(item) ? 'attuned' : null].filter(Boolean);
-  const label = `${item.name}, quantity ${formatEnUs(item.quantity)}${status.length ? `, ${status.join(', ')}` : ''}${moving ? ', moving' : ''}`;
+  const label = `${names?.tile ?? item.name}, ${tileLabelDetail(item)}${moving ? ', moving' : ''}`;
+  const buttonName = names?.buttons ?? item.name;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Enter opens the item; Space starts a keyboard drag (dnd-kit's sensor, configured in the workspace);
@@ -211,7 +219,7 @@ export function ItemTile({
     color: 'gray',
     size: list ? 'lg' : 'md',
     tabIndex: -1,
-    'aria-label': `${moveVerb} ${item.name} to...`,
+    'aria-label': `${moveVerb} ${buttonName} to...`,
     'data-testid': 'item-move-menu',
     // Kept in its place while the stack's move is on its way, so the row does not jump.
     disabled: moving,
@@ -391,6 +399,7 @@ export function ItemTile({
         {hasActions ? (
           <ItemActionsMenu
             item={item}
+            buttonName={buttonName}
             list={list}
             onAddToQueue={addToQueue}
             onGive={ownerCharacterId ? () => setGiving(true) : undefined}
@@ -545,13 +554,13 @@ function MoveToMenu({
 }
 
 /** The "More actions" button's look, the same before and after its menu is mounted. */
-function actionsButtonProps(item: ItemInstance, list: boolean) {
+function actionsButtonProps(buttonName: string, list: boolean) {
   return {
     variant: 'subtle',
     color: 'gray',
     size: list ? 'lg' : 'md',
     tabIndex: -1,
-    'aria-label': `More actions for ${item.name}`,
+    'aria-label': `More actions for ${buttonName}`,
     'data-testid': 'item-actions-menu',
     ...(list
       ? { style: { flexShrink: 0 }, className: 'haversack-row-action' }
@@ -561,6 +570,8 @@ function actionsButtonProps(item: ItemInstance, list: boolean) {
 
 interface ItemActionsMenuProps {
   item: ItemInstance;
+  /** The item as its tile's buttons name it (ItemTileProps.names). */
+  buttonName: string;
   list: boolean;
   /** Into the transfer queue, as the item's dialog or sheet offers it. */
   onAddToQueue?: () => void;
@@ -579,7 +590,7 @@ function ItemActionsMenu(props: ItemActionsMenuProps) {
   if (used) return <ItemActionsMenuMounted {...props} />;
   return (
     <ActionIcon
-      {...actionsButtonProps(props.item, props.list)}
+      {...actionsButtonProps(props.buttonName, props.list)}
       aria-haspopup="menu"
       aria-expanded={false}
       onClick={() => setUsed(true)}
@@ -589,7 +600,14 @@ function ItemActionsMenu(props: ItemActionsMenuProps) {
   );
 }
 
-function ItemActionsMenuMounted({ item, list, onAddToQueue, onGive, onClosed }: ItemActionsMenuProps) {
+function ItemActionsMenuMounted({
+  item,
+  buttonName,
+  list,
+  onAddToQueue,
+  onGive,
+  onClosed,
+}: ItemActionsMenuProps) {
   const status = useItemStatus(item);
   const attuned = isAttuned(item);
   // A gift spends the giver's personal allowance (inventory.service `give`); equipping spends none.
@@ -632,7 +650,7 @@ function ItemActionsMenuMounted({ item, list, onAddToQueue, onGive, onClosed }: 
       }}
     >
       <Menu.Target>
-        <ActionIcon ref={buttonRef} {...actionsButtonProps(item, list)}>
+        <ActionIcon ref={buttonRef} {...actionsButtonProps(buttonName, list)}>
           <IconDots size={16} aria-hidden="true" />
         </ActionIcon>
       </Menu.Target>
