@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '../test/render';
+import { stubMediaQueries } from '../test/viewport';
 import {
   NumberField,
   numberFieldDecimalsRefusal,
@@ -68,16 +69,7 @@ describe('NumberField', () => {
     const { unmount } = renderRoutes([{ path: '/', element: <Field /> }], '/');
     expect(arrows()).toHaveLength(2);
     unmount();
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query.includes('pointer: coarse'),
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }));
+    stubMediaQueries((query) => query.includes('pointer: coarse'));
     try {
       renderRoutes([{ path: '/', element: <Field /> }], '/');
       expect(screen.getByRole('textbox', { name: 'Coins' })).toBeInTheDocument();

@@ -21,12 +21,12 @@ export function restoreViewportAfterEach() {
 }
 
 /**
- * A phone's window for components that ask `matchMedia` (the layout's `(max-width: 47.99em)` query
- * matches); undo it with `vi.unstubAllGlobals()` after each test.
+ * A window whose media queries answer `matches(query)`, for components that ask `matchMedia`; undo it with
+ * `vi.unstubAllGlobals()` after each test.
  */
-export function stubPhoneWidth() {
+export function stubMediaQueries(matches: (query: string) => boolean) {
   vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: query.includes('max-width: 47.99em'),
+    matches: matches(query),
     media: query,
     onchange: null,
     addListener: () => undefined,
@@ -35,4 +35,12 @@ export function stubPhoneWidth() {
     removeEventListener: () => undefined,
     dispatchEvent: () => false,
   }));
+}
+
+/**
+ * A phone's window for components that ask `matchMedia` (the layout's `(max-width: 47.99em)` query
+ * matches); undo it with `vi.unstubAllGlobals()` after each test.
+ */
+export function stubPhoneWidth() {
+  stubMediaQueries((query) => query.includes('max-width: 47.99em'));
 }
