@@ -1,7 +1,9 @@
 import type { AdminOperation } from '@haversack/contracts';
-import { eq, like } from 'drizzle-orm';
+import { count, eq, like } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { users as usersTable } from '../../db/schema/accounts.js';
+import { auditLogs } from '../../db/schema/admin.js';
+import { adminOperations } from '../../db/schema/back-office.js';
 import { jobs } from '../../db/schema/jobs.js';
 import type { Mailer, MailMessage } from '../../lib/mailer.js';
 import { createAdmin, type SignedInAdmin } from '../../test/admin.js';
@@ -381,5 +383,40 @@ describe('a mass mail’s unsubscribe link', () => {
       expect(headerOf(mail.raw, 'List-Unsubscribe-Post')).toBeUndefined();
       expect(mail.raw).not.toContain('/unsubscribe?token=');
     }
+  });
+});
+
+describe('a mass mail that would reach nobody', () => {
+  it('is refused with 422 on its audience, leaving no operation, job, audit entry or mail behind', async () => {
+    const ctx = await app();
+    const admin = await createAdmin(ctx);
+    const [quiet] = await readers(ctx, 1);
+    if (!quiet) throw new Error('no readers');
+    await optOut(ctx, quiet);
+    const { db } = ctx.database;
+    const rowsLeft = async () => ({
+      operations: (await db.select({ n: count() }).from(adminOperations))[0]?.n,
+      audit: (await db.select({ n: count() }).from(auditLogs))[0]?.n,
+      jobs: (await db.select({ n: count() }).from(jobs))[0]?.n,
+    });
+    const before = await rowsLeft();
+    const message = 'Nobody in this audience would receive this mail: no mail would be sent.';
+
+    // Nobody holds the top tier; the one reader of "all" turned announcement e-mails off.
+    for (const audience of ['tier_3', 'all']) {
+      const mail = { audience, subject: SUBJECT, body: 'Nobody will read this.' };
+      const preview = await callApi(ctx, 'POST', '/admin/mass_mails/preview', admin.adminAuth, mail);
+      expect(json<{ data: { count: number } }>(preview).data.count, audience).toBe(0);
+      const started = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, mail);
+      expect(started.statusCode, started.body).toBe(422);
+      expect(started.json()).toMatchObject({
+        status: 'error',
+        error: { code: 'VALIDATION_ERROR', details: [{ field: 'audience', message }] },
+      });
+    }
+
+    expect(await rowsLeft()).toEqual(before);
+    await ctx.app.services.jobs.runDue();
+    expect((await readMails(ctx)).filter((m) => m.subject === SUBJECT)).toEqual([]);
   });
 });
