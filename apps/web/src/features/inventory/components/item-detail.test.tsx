@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type ComponentProps, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -193,6 +193,28 @@ describe('what the item is, in the modal and in the sheet', () => {
       'href',
       '/items/templates/template-1',
     );
+  });
+});
+
+describe('the item’s bottom sheet', () => {
+  it('has its handle at its top edge, above the title, and closes on a 50 px swipe down it', async () => {
+    serve();
+    const onClose = vi.fn();
+    renderWithProviders(
+      <ItemDetail item={arrows} device="mobile" canAct destinations={[backpack, sack]} onClose={onClose} />,
+    );
+    const sheet = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    const handle = within(sheet).getByTestId('sheet-handle');
+    const title = within(sheet).getByTestId('item-dialog-title');
+    expect(sheet.firstElementChild).toBe(handle);
+    expect(handle.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    fireEvent.pointerDown(handle, { clientY: 100 });
+    fireEvent.pointerUp(handle, { clientY: 149 });
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.pointerDown(handle, { clientY: 100 });
+    fireEvent.pointerUp(handle, { clientY: 150 });
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 });
 

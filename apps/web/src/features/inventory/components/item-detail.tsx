@@ -16,6 +16,7 @@ function SheetHandle({ onSwipeDown }: { onSwipeDown: () => void }) {
   return (
     <Box
       aria-hidden="true"
+      data-testid="sheet-handle"
       py="xs"
       style={{ touchAction: 'none', cursor: 'grab' }}
       onPointerDown={(event) => {
@@ -184,19 +185,25 @@ export function ItemDetail({
   return (
     <>
       <EscapeListener onEscape={onEscape} />
-      <Drawer
+      {/* Put together by hand, so that the handle sits at the sheet's top edge, above its title. */}
+      <Drawer.Root
         opened={item !== null}
         onClose={close}
         closeOnEscape={false}
         position="bottom"
         size="auto"
-        title={title}
-        closeButtonProps={{ 'aria-label': 'Close' }}
         styles={{ content: { borderTopLeftRadius: 16, borderTopRightRadius: 16, maxHeight: '90dvh' } }}
       >
-        <SheetHandle onSwipeDown={close} />
-        {body}
-      </Drawer>
+        <Drawer.Overlay />
+        <Drawer.Content>
+          <SheetHandle onSwipeDown={close} />
+          <Drawer.Header pt={0}>
+            <Drawer.Title>{title}</Drawer.Title>
+            <Drawer.CloseButton aria-label="Close" />
+          </Drawer.Header>
+          <Drawer.Body>{body}</Drawer.Body>
+        </Drawer.Content>
+      </Drawer.Root>
       {unsavedQuestion}
     </>
   );
