@@ -679,7 +679,16 @@ export class TemplateSearchIndex {
   ): { marks: Uint8Array; holds: Uint8Array[]; wordsHeld: Uint8Array[] } {
     const marks = query ? this.#matching(query) : new Uint8Array(this.#entries.length);
     const holds = spellings.map((spelling) => this.#namesHolding(foldForSearch(spelling)));
-    const wordsHeld = spellings.map((spelling) => this.#wordsHeld(spelling, marks));
+    // Spellings share words ("storms blade", "storm blade"): each word's scan is made once per search.
+    const scanned = new Map<string, Uint8Array>();
+    const wordMarks = (word: string) => {
+      const known = scanned.get(word);
+      if (known) return known;
+      const found = this.#wordMarks(word);
+      scanned.set(word, found);
+      return found;
+    };
+    const wordsHeld = spellings.map((spelling) => this.#wordsHeld(spelling, marks, wordMarks));
     return { marks, holds, wordsHeld };
   }
 
@@ -688,12 +697,12 @@ export class TemplateSearchIndex {
    * start of a word of it, 1 each somewhere in it, 0 otherwise; and WORDS_MATCH set in `marks` for the
    * entries holding each word in the name, description or tags (items.repository's textCondition).
    */
-  #wordsHeld(spelling: string, marks: Uint8Array): Uint8Array {
+  #wordsHeld(spelling: string, marks: Uint8Array, wordMarks: (word: string) => Uint8Array): Uint8Array {
     const n = this.#entries.length;
     const held = new Uint8Array(n);
     const words = searchWords(spelling).map(foldForSearch);
     if (words.length === 0) return held;
-    const perWord = words.map((word) => this.#wordMarks(word));
+    const perWord = words.map(wordMarks);
     for (let i = 0; i < n; i++) {
       let all = IN_NAME | AT_WORD_START | IN_TEXT;
       let found = true;
