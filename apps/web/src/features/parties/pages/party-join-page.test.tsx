@@ -200,8 +200,11 @@ describe('PartyJoinPage', () => {
     await user.click(screen.getByRole('button', { name: 'Join Party' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/parties/party-9'));
     expect(useUiStore.getState().toasts.map((toast) => toast.kind)).toEqual(['success']);
-    // The wrong code was looked up once, while it was typed; not again once the join went through.
-    expect(previewCalls(fetchMock)).toEqual([`/api/v1/parties/preview?join_code=${wrong}`]);
+    // The wrong code was looked up once, while it was typed; not again once the join went through. (The
+    // fixed code is looked up too when the click comes after the preview's pause, as on a busy machine.)
+    expect(previewCalls(fetchMock).filter((call) => call.includes(wrong))).toEqual([
+      `/api/v1/parties/preview?join_code=${wrong}`,
+    ]);
   });
 
   it('sets the Join Code label and messages in the normal font; only the code in the field is monospace', async () => {
