@@ -4,7 +4,12 @@ import type { JobQueue, JobRow } from '../../jobs/job-queue.js';
 import type { MailQueue } from '../../lib/mail-queue.js';
 import type { MailMessage } from '../../lib/mailer.js';
 import { hashToken } from '../../lib/secrets.js';
-import { emailChangedMail, passwordResetMail, verificationMail } from './accounts.mail.js';
+import {
+  emailChangedMail,
+  passwordResetMail,
+  type VerificationOccasion,
+  verificationMail,
+} from './accounts.mail.js';
 import { accountsRepository as repo } from './accounts.repository.js';
 
 export const ACCOUNT_MAIL_JOB = 'account_mail';
@@ -20,6 +25,8 @@ export interface AccountMailPayload {
   email_token_id: string;
   /** The undo mail only: the address the account moved to, as it was when the change was made. */
   new_email?: string;
+  /** A verification mail only: why it is mailed (absent in jobs queued before it was kept). */
+  occasion?: Exclude<VerificationOccasion, 'resend'>;
 }
 
 /**
@@ -108,7 +115,12 @@ export class AccountMails {
       case 'password_reset':
         return passwordResetMail(stored.email, user.username, this.#link('reset-password', token, 'path'));
       case 'email_verification':
-        return verificationMail(stored.email, user.username, this.#link('verify-email', token));
+        return verificationMail(
+          stored.email,
+          user.username,
+          this.#link('verify-email', token),
+          payload.occasion === 'sign_up' || payload.occasion === 'email_change' ? payload.occasion : 'resend',
+        );
       case 'email_revert':
         return emailChangedMail(
           stored.email,

@@ -24,16 +24,54 @@ export function passwordResetMail(to: string, username: string, link: string): M
   };
 }
 
-export function verificationMail(to: string, username: string, link: string): MailMessage {
-  const lines = [
-    `Welcome to Haversack, ${username}!`,
-    'Please confirm that this is your email address, so that you can recover your account if you ever forget your password.',
-  ];
+/**
+ * Why a verification link is mailed: a new account is welcomed; the new address of an existing account is
+ * told of the change (mail review: it was welcomed as a new account); a link asked for again, or queued
+ * before the reason was kept, says only what the link does.
+ */
+export type VerificationOccasion = 'sign_up' | 'email_change' | 'resend';
+
+const verificationWords: Record<VerificationOccasion, { subject: string; title: string; lines: string[] }> = {
+  sign_up: {
+    subject: 'Confirm your email address for Haversack',
+    title: 'Confirm your email address',
+    lines: [
+      'Please confirm that this is your email address, so that you can recover your account if you ever forget your password. Use the link below within 7 days.',
+      'If you did not sign up for Haversack, ignore this mail: someone may have typed your address by mistake.',
+    ],
+  },
+  email_change: {
+    subject: 'Confirm your new email address for Haversack',
+    title: 'Confirm your new email address',
+    lines: [
+      'The email address of your Haversack account was changed to this one. Please confirm it, so that you can recover your account if you ever forget your password. Use the link below within 7 days.',
+      'If you do not have a Haversack account, ignore this mail: someone may have typed your address by mistake.',
+    ],
+  },
+  resend: {
+    subject: 'Confirm your email address for Haversack',
+    title: 'Confirm your email address',
+    lines: [
+      'Please confirm that this is the email address of your Haversack account, so that you can recover it if you ever forget your password. Use the link below within 7 days.',
+      'If you do not have a Haversack account, ignore this mail: someone may have typed your address by mistake.',
+    ],
+  },
+};
+
+export function verificationMail(
+  to: string,
+  username: string,
+  link: string,
+  occasion: VerificationOccasion = 'resend',
+): MailMessage {
+  const words = verificationWords[occasion];
+  const greeting = occasion === 'sign_up' ? `Welcome to Haversack, ${username}!` : `Hello ${username},`;
+  const lines = [greeting, ...words.lines];
   return {
     to,
-    subject: 'Confirm your email address for Haversack',
+    subject: words.subject,
     text: `${lines.join('\n\n')}\n\n${link}\n\nHaversack\n`,
-    html: layout('Confirm your email address', lines, { href: link, label: 'Confirm email' }),
+    html: layout(words.title, lines, { href: link, label: 'Confirm email' }),
     link,
   };
 }

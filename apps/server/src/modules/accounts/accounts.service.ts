@@ -34,7 +34,7 @@ import type { MemberLeftHook } from '../parties/parties.service.js';
 import type { EntitlementService } from '../subscriptions/entitlements.service.js';
 import type { AccessTokens } from './access-tokens.js';
 import { accountExportDocument } from './account-export.js';
-import type { AccountMails } from './account-mails.js';
+import type { AccountMailPayload, AccountMails } from './account-mails.js';
 import { type EmailTokenPurpose, accountsRepository as repo, type UserRow } from './accounts.repository.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './passwords.js';
 import type { SessionCache } from './session-cache.js';
@@ -168,7 +168,9 @@ export class AccountsService {
         if (await repo.emailReservedForUndo(tx, input.email, this.#now(), user.id)) {
           throw AppError.validation([{ field: 'email', message: authMessages.emailTaken }]);
         }
-        const mailKey = await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S);
+        const mailKey = await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S, {
+          occasion: 'sign_up',
+        });
         const tokens = await this.#startSession(tx, user.id, client);
         return { user, tokens, mailKey };
       })
@@ -235,7 +237,9 @@ export class AccountsService {
       }
       const mailKey = input.emailVerified
         ? undefined
-        : await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S);
+        : await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S, {
+            occasion: 'sign_up',
+          });
       await attach(tx, user);
       return { user, mailKey };
     });
@@ -453,7 +457,9 @@ export class AccountsService {
         if (!emailChanged) return { updated: user, ended: [], mailKeys: [] };
         // Reset links went to the old address, which the owner is leaving.
         await repo.expireEmailTokens(tx, user.id, 'password_reset', this.#now());
-        const verification = await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S);
+        const verification = await this.#mailLink(tx, user, 'email_verification', EMAIL_VERIFICATION_TTL_S, {
+          occasion: 'email_change',
+        });
         // Older undo links stay valid: after two changes by a thief, the owner's link must still work.
         const undo = await this.#mailLink(tx, user, 'email_revert', EMAIL_REVERT_TTL_S, {
           email: previousEmail,
@@ -675,12 +681,14 @@ export class AccountsService {
     user: UserRow,
     purpose: EmailTokenPurpose,
     ttlSeconds: number,
-    options: { email?: string; supersede?: boolean } = {},
+    options: { email?: string; supersede?: boolean; occasion?: AccountMailPayload['occasion'] } = {},
   ): Promise<string> {
-    const link = await this.#storeEmailToken(tx, user, purpose, ttlSeconds, options);
+    const { occasion, ...stored } = options;
+    const link = await this.#storeEmailToken(tx, user, purpose, ttlSeconds, stored);
     return this.#deps.mails.queue(tx, {
       email_token_id: link.id,
       ...(purpose === 'email_revert' ? { new_email: user.email } : {}),
+      ...(occasion ? { occasion } : {}),
     });
   }
 }

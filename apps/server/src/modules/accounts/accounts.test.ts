@@ -100,6 +100,20 @@ describe('POST /api/v1/auth/register', () => {
     expect(mails[0]?.raw).toContain('http://haversack.test/verify-email?token=');
   });
 
+  // Mail review: every account mail says how long its link works and what to do if it was not asked for.
+  it('welcomes the new account in its verification mail, with how long the link works', async () => {
+    const body = registration();
+    await post('/api/v1/auth/register', body);
+    const mail = (await readMails(ctx)).find((m) => m.to.includes(body.user.email));
+    expect(mail?.subject).toBe('Confirm your email address for Haversack');
+    const [text = '', html = ''] = mail?.raw.split(/Content-Type: text\/html/) ?? [];
+    for (const part of [text, html]) {
+      expect(part).toContain(`Welcome to Haversack, ${body.user.username}!`);
+      expect(part).toContain('Use the link below within 7 days.');
+      expect(part).toContain('If you did not sign up for Haversack, ignore this mail');
+    }
+  });
+
   it('reports every password rule and the confirmation mismatch on their fields', async () => {
     const response = await post(
       '/api/v1/auth/register',
@@ -680,6 +694,30 @@ describe('profile', () => {
       code: 'REVOKED_TOKEN',
       message: signedInSessionMessages.emailChangedElsewhere,
     });
+  });
+
+  // Mail review: the new address of an existing account was welcomed as if the account had just been made.
+  it('asks the new address to confirm the change, and a resent link too, without welcoming a new account', async () => {
+    const user = await createUser(ctx);
+    const email = `confirm-${Date.now()}@example.com`;
+    expect((await changeEmail(user, { email, current_password: defaultPassword })).statusCode).toBe(200);
+    expect((await post('/api/v1/auth/resend_verification', {}, user.auth)).statusCode).toBe(200);
+    const [changed, resent] = (await readMails(ctx)).filter((m) => m.to.includes(email));
+    expect(changed?.subject).toBe('Confirm your new email address for Haversack');
+    expect(resent?.subject).toBe('Confirm your email address for Haversack');
+    const greeting = `Hello ${user.user.username},`;
+    for (const [mail, says] of [
+      [changed, 'The email address of your Haversack account was changed to this one.'],
+      [resent, 'Please confirm that this is the email address of your Haversack account'],
+    ] as const) {
+      const [text = '', html = ''] = mail?.raw.split(/Content-Type: text\/html/) ?? [];
+      for (const part of [text, html]) {
+        expect(part).not.toContain('Welcome');
+        expect(part).toContain(greeting);
+        expect(part).toContain(says);
+        expect(part).toContain('Use the link below within 7 days.');
+      }
+    }
   });
 
   it('voids a reset link mailed to the address before an email change, and nothing changes', async () => {
