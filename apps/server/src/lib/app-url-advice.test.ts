@@ -50,4 +50,30 @@ describe('appUrlAdvice', () => {
       appUrlAdvice({ host: '0.0.0.0', port: 3000, appUrl: 'https://haversack.example.com' }, laptop),
     ).toBeNull();
   });
+
+  // Mail review: behind a proxy on this machine, with a real mail server, every mailed link named localhost.
+  it('says that mailed links will not open when mail leaves this machine but APP_URL names its loopback', () => {
+    const proxied = { host: '127.0.0.1', port: 3000, appUrl: 'http://localhost:3000' };
+    expect(appUrlAdvice({ ...proxied, smtpUrl: 'smtps://user:secret@smtp.example.com:465' }, laptop)).toBe(
+      'APP_URL is http://localhost:3000, but mail goes out through smtp.example.com: the links of every ' +
+        'mail (password reset, email confirmation, undo, unsubscribe) will point there, where their readers ' +
+        'cannot open them. Set APP_URL to the address people open the site at (e.g. https://haversack.example.com).',
+    );
+    expect(
+      appUrlAdvice({ ...proxied, appUrl: 'http://127.0.0.1:3000', smtpUrl: 'smtp://mail.lan' }, laptop),
+    ).toContain('APP_URL is http://127.0.0.1:3000, but mail goes out through mail.lan:');
+  });
+
+  it('stays quiet about mail caught on this machine, written to files, or with links to a public address', () => {
+    const local = { host: '127.0.0.1', port: 3000, appUrl: 'http://localhost:3000' };
+    expect(appUrlAdvice({ ...local, smtpUrl: 'smtp://localhost:1025' }, laptop)).toBeNull();
+    expect(appUrlAdvice({ ...local, smtpUrl: 'smtp://127.0.0.1:1025' }, laptop)).toBeNull();
+    expect(appUrlAdvice({ ...local, smtpUrl: undefined }, laptop)).toBeNull();
+    expect(
+      appUrlAdvice(
+        { ...local, appUrl: 'https://haversack.example.com', smtpUrl: 'smtps://smtp.example.com' },
+        laptop,
+      ),
+    ).toBeNull();
+  });
 });
