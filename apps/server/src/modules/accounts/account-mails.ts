@@ -27,6 +27,8 @@ export interface AccountMailPayload {
   new_email?: string;
   /** A verification mail only: why it is mailed (absent in jobs queued before it was kept). */
   occasion?: Exclude<VerificationOccasion, 'resend'>;
+  /** A reset mail only: an administrator sent it (Admin → Users), not the account's owner. */
+  sent_by_admin?: true;
 }
 
 /**
@@ -113,7 +115,12 @@ export class AccountMails {
     }
     switch (stored.purpose) {
       case 'password_reset':
-        return passwordResetMail(stored.email, user.username, this.#link('reset-password', token, 'path'));
+        return passwordResetMail(
+          stored.email,
+          user.username,
+          this.#link('reset-password', token, 'path'),
+          payload.sent_by_admin === true ? 'admin' : 'owner',
+        );
       case 'email_verification':
         return verificationMail(
           stored.email,

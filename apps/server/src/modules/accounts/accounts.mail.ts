@@ -9,12 +9,28 @@ function layout(title: string, paragraphs: string[], link: { href: string; label
 ${mailFootnote('Haversack')}`);
 }
 
-export function passwordResetMail(to: string, username: string, link: string): MailMessage {
-  const lines = [
-    `Hello ${username},`,
-    'Someone asked to reset the password of your Haversack account. Use the link below within 60 minutes; it works once.',
-    'If it was not you, ignore this mail: your password stays as it is.',
-  ];
+/**
+ * `sentBy` 'admin': the site's administrator sent the link (Admin → Users); the mail says so rather than
+ * "Someone asked", which reads as a stranger's request (mail review).
+ */
+export function passwordResetMail(
+  to: string,
+  username: string,
+  link: string,
+  sentBy: 'owner' | 'admin' = 'owner',
+): MailMessage {
+  const lines =
+    sentBy === 'admin'
+      ? [
+          `Hello ${username},`,
+          'A Haversack administrator sent you this link to reset the password of your account. Use the link below within 60 minutes; it works once.',
+          'If you did not ask for it, ignore this mail: your password stays as it is.',
+        ]
+      : [
+          `Hello ${username},`,
+          'Someone asked to reset the password of your Haversack account. Use the link below within 60 minutes; it works once.',
+          'If it was not you, ignore this mail: your password stays as it is.',
+        ];
   return {
     to,
     subject: 'Reset your Haversack password',

@@ -362,11 +362,12 @@ export class AccountsService {
     return toUserJson(user, await this.#deps.subscriptions.summary(this.#deps.db, user.id));
   }
 
-  async forgotPassword(email: string): Promise<void> {
+  /** `sentBy` 'admin': the Users page's "send a reset link", which the mail names as its sender. */
+  async forgotPassword(email: string, sentBy: 'owner' | 'admin' = 'owner'): Promise<void> {
     const user = await repo.findUserByEmail(this.#deps.db, email);
     if (!user) return;
     const mailKey = await this.#deps.db.transaction((tx) =>
-      this.#mailLink(tx, user, 'password_reset', PASSWORD_RESET_TTL_S),
+      this.#mailLink(tx, user, 'password_reset', PASSWORD_RESET_TTL_S, { sentByAdmin: sentBy === 'admin' }),
     );
     this.#deps.mails.sendSoon([mailKey]);
   }
@@ -681,14 +682,20 @@ export class AccountsService {
     user: UserRow,
     purpose: EmailTokenPurpose,
     ttlSeconds: number,
-    options: { email?: string; supersede?: boolean; occasion?: AccountMailPayload['occasion'] } = {},
+    options: {
+      email?: string;
+      supersede?: boolean;
+      occasion?: AccountMailPayload['occasion'];
+      sentByAdmin?: boolean;
+    } = {},
   ): Promise<string> {
-    const { occasion, ...stored } = options;
+    const { occasion, sentByAdmin, ...stored } = options;
     const link = await this.#storeEmailToken(tx, user, purpose, ttlSeconds, stored);
     return this.#deps.mails.queue(tx, {
       email_token_id: link.id,
       ...(purpose === 'email_revert' ? { new_email: user.email } : {}),
       ...(occasion ? { occasion } : {}),
+      ...(sentByAdmin ? { sent_by_admin: true as const } : {}),
     });
   }
 }

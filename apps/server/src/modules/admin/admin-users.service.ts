@@ -308,11 +308,11 @@ export class AdminUsersService {
     });
   }
 
-  /** Mails the user the same reset link "Forgot password?" would. */
+  /** Mails the user the same reset link "Forgot password?" would, in a mail that says an admin sent it. */
   async sendPasswordReset(caller: AdminCaller, userId: string): Promise<void> {
     const user = await accountsRepository.findUserById(this.#deps.db, userId);
     if (!user) throw notFound();
-    await this.#deps.accounts.forgotPassword(user.email);
+    await this.#deps.accounts.forgotPassword(user.email, 'admin');
     await this.#deps.audit.record(this.#deps.db, {
       ...auditActor(caller),
       action: 'user_password_reset_sent',

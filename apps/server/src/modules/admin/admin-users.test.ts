@@ -11,7 +11,7 @@ import {
   type SignedInUser,
   upgrade,
 } from '../../test/factories.js';
-import { buildTestApp, callApi, json, linkFromMail, type TestContext } from '../../test/helper.js';
+import { buildTestApp, callApi, json, linkFromMail, readMails, type TestContext } from '../../test/helper.js';
 import { auditLogRepository } from './audit-log.repository.js';
 
 let ctx: TestContext;
@@ -456,5 +456,31 @@ describe('helping a user', () => {
     const response = await asAdmin('POST', `/admin/users/${player.user.id}/password_reset`);
     expect(response.statusCode).toBe(200);
     expect(await linkFromMail(ctx, player.user.email, 'reset-password')).toMatch(/reset-password\//);
+  });
+
+  // Mail review: the mail said "Someone asked to reset the password" and "If it was not you, ignore this
+  // mail", as to a stranger's request, when the site's administrator had sent it.
+  it('says in the reset mail that an administrator sent it, and a reset asked for by the user does not', async () => {
+    const player = await createUser(ctx);
+    expect((await asAdmin('POST', `/admin/users/${player.user.id}/password_reset`)).statusCode).toBe(200);
+    await readMails(ctx); // sent before the next link supersedes it
+    const forgot = await callApi(ctx, 'POST', '/auth/forgot_password', undefined, {
+      email: player.user.email,
+    });
+    expect(forgot.statusCode, forgot.body).toBe(200);
+    const [bySupport, byOwner] = (await readMails(ctx)).filter(
+      (m) => m.to.toLowerCase() === player.user.email.toLowerCase() && /password/i.test(m.subject),
+    );
+    expect(bySupport?.subject).toBe('Reset your Haversack password');
+    const [text = '', html = ''] = bySupport?.raw.split(/Content-Type: text\/html/) ?? [];
+    for (const part of [text, html]) {
+      expect(part).toContain(
+        'A Haversack administrator sent you this link to reset the password of your account.',
+      );
+      expect(part).not.toContain('Someone asked');
+      expect(part).toContain('Use the link below within 60 minutes; it works once.');
+    }
+    expect(byOwner?.raw).toContain('Someone asked to reset the password of your Haversack account.');
+    expect(byOwner?.raw).not.toContain('administrator');
   });
 });
