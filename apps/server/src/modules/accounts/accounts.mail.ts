@@ -1,5 +1,9 @@
+import { EMAIL_VERIFICATION_TTL_S } from '@haversack/contracts';
 import { escapeHtml, mailDocument, mailFootnote } from '../../lib/mail-html.js';
 import type { MailMessage } from '../../lib/mailer.js';
+
+/** How long a confirmation or undo link works, in the words of its mail (the same TTL as its token). */
+const LINK_DAYS = `${EMAIL_VERIFICATION_TTL_S / 86_400} days`;
 
 function layout(title: string, paragraphs: string[], link: { href: string; label: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
@@ -52,7 +56,7 @@ const verificationWords: Record<VerificationOccasion, { subject: string; title: 
     subject: 'Confirm your email address for Haversack',
     title: 'Confirm your email address',
     lines: [
-      'Please confirm that this is your email address, so that you can recover your account if you ever forget your password. Use the link below within 7 days.',
+      `Please confirm that this is your email address, so that you can recover your account if you ever forget your password. Use the link below within ${LINK_DAYS}.`,
       'If you did not sign up for Haversack, ignore this mail: someone may have typed your address by mistake.',
     ],
   },
@@ -60,7 +64,7 @@ const verificationWords: Record<VerificationOccasion, { subject: string; title: 
     subject: 'Confirm your new email address for Haversack',
     title: 'Confirm your new email address',
     lines: [
-      'The email address of your Haversack account was changed to this one. Please confirm it, so that you can recover your account if you ever forget your password. Use the link below within 7 days.',
+      `The email address of your Haversack account was changed to this one. Please confirm it, so that you can recover your account if you ever forget your password. Use the link below within ${LINK_DAYS}.`,
       'If you do not have a Haversack account, ignore this mail: someone may have typed your address by mistake.',
     ],
   },
@@ -68,7 +72,7 @@ const verificationWords: Record<VerificationOccasion, { subject: string; title: 
     subject: 'Confirm your email address for Haversack',
     title: 'Confirm your email address',
     lines: [
-      'Please confirm that this is the email address of your Haversack account, so that you can recover it if you ever forget your password. Use the link below within 7 days.',
+      `Please confirm that this is the email address of your Haversack account, so that you can recover it if you ever forget your password. Use the link below within ${LINK_DAYS}.`,
       'If you do not have a Haversack account, ignore this mail: someone may have typed your address by mistake.',
     ],
   },
@@ -103,7 +107,7 @@ export function emailChangedMail(
     `Hello ${username},`,
     `The email address of your Haversack account was just changed to ${newEmail}, and every other sign-in was ended.`,
     'If you made this change, there is nothing to do.',
-    'If you did not, use the link below within 7 days: it puts this address back, signs everyone out and lets you choose a new password.',
+    `If you did not, use the link below within ${LINK_DAYS}: it puts this address back, signs everyone out and lets you choose a new password.`,
   ];
   return {
     to,
