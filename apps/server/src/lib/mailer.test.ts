@@ -7,13 +7,15 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMailer, MAIL_FILES_KEPT_MS } from './mailer.js';
+import { ACCOUNT_MAIL_LEASE_MS } from '../modules/accounts/account-mails.js';
+import { MASS_MAIL_LEASE_MS } from '../modules/admin/admin-operations.service.js';
+import { createMailer, MAIL_FILES_KEPT_MS, SMTP_TIMEOUTS_MS } from './mailer.js';
 
 const log = pino({ level: 'silent' });
 const message = {
@@ -63,6 +65,39 @@ describe('SMTP mailer', () => {
     expect(raw).toContain('Content-Type: text/plain');
     expect(raw).toContain('Content-Type: text/html');
     expect(raw).toContain('Plain body');
+  });
+});
+
+describe('SMTP mailer against a mail server that stops answering', () => {
+  // Mail review: nodemailer waits up to 10 minutes on a silent socket by default, while a mail job gives
+  // its send up after half its lease; the retry would then mail again what the first send still delivers.
+  it('gives a send up within its own timeouts, which end before the mail job gives it up', async () => {
+    expect(SMTP_TIMEOUTS_MS.connection + SMTP_TIMEOUTS_MS.greeting + SMTP_TIMEOUTS_MS.socket).toBeLessThan(
+      ACCOUNT_MAIL_LEASE_MS / 2,
+    );
+    expect(MASS_MAIL_LEASE_MS).toBeGreaterThanOrEqual(ACCOUNT_MAIL_LEASE_MS);
+
+    // Greets, then never answers EHLO.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.write('220 mail.test ESMTP\r\n');
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'Haversack <no-reply@h.test>',
+      dataDir: '/nonexistent',
+      log,
+      timeoutsMs: { connection: 500, greeting: 500, socket: 300 },
+    });
+    const started = Date.now();
+    await expect(mailer.send(message)).rejects.toThrow(/timeout/i);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    mailer.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
   });
 });
 

@@ -20,6 +20,13 @@ export interface Mailer {
 }
 
 /**
+ * How long an SMTP send waits: for the connection, for the server's greeting, and on a socket that says
+ * nothing. nodemailer's own (2 min, 30 s, 10 min) outlast a mail job's run, which is given up after half
+ * its lease: the job's retry would then mail again what the first send was still delivering.
+ */
+export const SMTP_TIMEOUTS_MS = { connection: 15_000, greeting: 10_000, socket: 30_000 };
+
+/**
  * DESIGN §1: SMTP when SMTP_URL is set; otherwise each mail becomes an .eml file in DATA_DIR/mail, named in
  * the log, so password reset works without a mail server.
  */
@@ -34,10 +41,20 @@ export function createMailer(options: {
    * it only for the readable terminal format, so JSON logs never carry a link.
    */
   showLink?: (line: string) => void;
+  /** SMTP_TIMEOUTS_MS unless given (tests). */
+  timeoutsMs?: typeof SMTP_TIMEOUTS_MS;
 }): Mailer {
   const { smtpUrl } = options;
   if (smtpUrl) {
-    const transport = lazyTransport((nodemailer) => nodemailer.createTransport(smtpUrl));
+    const timeouts = options.timeoutsMs ?? SMTP_TIMEOUTS_MS;
+    const transport = lazyTransport((nodemailer) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: timeouts.connection,
+        greetingTimeout: timeouts.greeting,
+        socketTimeout: timeouts.socket,
+      }),
+    );
     return {
       async send(message) {
         await (await transport.get()).sendMail({
