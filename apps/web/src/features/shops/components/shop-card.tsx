@@ -14,11 +14,21 @@ import {
   TagList,
 } from './shop-badges';
 
+/**
+ * A line of a card (owner, location, party), whole on as many lines as it takes: cut with an ellipsis, a
+ * long party name had no way to be read in full (outside sweep), and the party is what tells apart two
+ * shops of one name. The icon stays level with the first line.
+ */
 function Fact({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
-    <Group gap={6} wrap="nowrap">
-      {icon}
-      <Text size="sm" c="dimmed" truncate>
+    <Group gap={6} wrap="nowrap" align="flex-start">
+      <Group
+        component="span"
+        style={{ flexShrink: 0, height: 'calc(var(--mantine-font-size-sm) * var(--mantine-line-height-sm))' }}
+      >
+        {icon}
+      </Group>
+      <Text size="sm" c="dimmed" miw={0}>
         {children}
       </Text>
     </Group>
