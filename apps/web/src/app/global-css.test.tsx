@@ -480,6 +480,38 @@ describe('global.css: row buttons on a touch screen', () => {
   });
 });
 
+describe('global.css: the × that clears a field, on a touch screen', () => {
+  restoreViewportAfterEach();
+  const renderClearable = () =>
+    render(
+      <MantineProvider env="test" theme={theme}>
+        <Select label="Party" data={['The Lantern Bearers']} defaultValue="The Lantern Bearers" clearable />
+      </MantineProvider>,
+    );
+
+  it('is a finger wide on a phone, where Mantine drew it 22 px beside the chevron', () => {
+    // Outside sweep: 22 x 22 px on the character form's Party and the shop forms' fields at 375 px.
+    useStyles('Input', 'Combobox', 'CloseButton');
+    useTouchScreen();
+    setViewport(375, 812);
+    const { container } = renderClearable();
+    const clear = getComputedStyle(container.querySelector('.mantine-InputClearButton-root') as Element);
+    expect(clear.minWidth).toBe('28px');
+    expect(clear.minHeight).toBe('28px');
+    // The text stops before the wider × and the chevron, rather than run under them.
+    const wrapper = container.querySelector('.mantine-Select-wrapper') as Element;
+    expect(getComputedStyle(wrapper).getPropertyValue('--input-padding-inline-end')).toBe('56px');
+  });
+
+  it('keeps its size under a mouse', () => {
+    useStyles('Input', 'Combobox', 'CloseButton');
+    setViewport(1280, 800);
+    const { container } = renderClearable();
+    const clear = getComputedStyle(container.querySelector('.mantine-InputClearButton-root') as Element);
+    expect(clear.minWidth).not.toBe('28px');
+  });
+});
+
 describe('global.css: toasts on a short screen and over the item sheet', () => {
   restoreViewportAfterEach();
   const renderToasts = () => {
