@@ -3,7 +3,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { renderRoutes } from '../../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { RecentNoticesCard } from './recent-notices-card';
 
 function notice(id: string, message: string, read: boolean): Notification {
@@ -85,5 +87,17 @@ describe('RecentNoticesCard', () => {
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByText('Mira gave 3 × Healing potion to Pip')).toBeInTheDocument();
+  });
+
+  describe('on a phone', () => {
+    restoreViewportAfterEach();
+    it('makes See all at least 24 px tall, as the other cards’ View all', async () => {
+      // Outside sweep: 47 x 20 px at 375 px on the dashboard.
+      useGlobalStyles('Anchor');
+      setViewport(375, 812);
+      serve(() => listOf([notice('n1', 'Mira gave 3 × Healing potion to Pip', false)], 1));
+      card();
+      expect(getComputedStyle(await screen.findByRole('link', { name: 'See all' })).minHeight).toBe('24px');
+    });
   });
 });

@@ -37,7 +37,7 @@ export function RecentNoticesCard() {
               </Badge>
             ) : null}
           </Group>
-          <Anchor component={Link} to="/notifications" size="sm">
+          <Anchor component={Link} to="/notifications" size="sm" className="haversack-touch-target">
             See all
           </Anchor>
         </Group>

@@ -163,6 +163,7 @@ function NoticeCard({
                 component={Link}
                 to={notice.link.path}
                 size="xs"
+                className="haversack-touch-target"
                 onClick={isUnread ? onRead : undefined}
               >
                 Open {notice.link.label}

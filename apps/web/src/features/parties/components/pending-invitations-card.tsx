@@ -22,7 +22,7 @@ export function PendingInvitationsCard() {
           <Title order={2} size="h4" id="dash-invitations">
             Pending Invitations
           </Title>
-          <Anchor component={Link} to="/notifications" size="sm">
+          <Anchor component={Link} to="/notifications" size="sm" className="haversack-touch-target">
             Notifications
           </Anchor>
         </Group>

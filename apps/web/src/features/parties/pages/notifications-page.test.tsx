@@ -4,7 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useUiStore } from '../../../stores/ui-store';
 import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { renderRoutes } from '../../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { NotificationsPage } from './notifications-page';
 
 afterEach(() => useUiStore.setState({ toasts: [] }));
@@ -113,6 +115,19 @@ describe('NotificationsPage: recent notices', () => {
     expect(await screen.findByText('Party page')).toBeInTheDocument();
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/parties/p1?tab=loot');
     await waitFor(() => expect(calls).toContain('POST /api/v1/notifications/n1/read'));
+  });
+
+  describe('on a phone', () => {
+    restoreViewportAfterEach();
+    it('makes a notice’s link at least 24 px tall, where it was 17', async () => {
+      // Outside sweep: "Open Party Loot" was 96 x 17 px at 375 px, the smallest thing to tap on the page.
+      useGlobalStyles('Anchor');
+      setViewport(375, 812);
+      serve(() => listOf([notice()]));
+      page();
+      const link = await screen.findByRole('link', { name: 'Open Pip' });
+      expect(getComputedStyle(link).minHeight).toBe('24px');
+    });
   });
 
   it('marks one read, and all read', async () => {

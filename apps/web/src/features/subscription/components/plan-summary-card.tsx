@@ -38,7 +38,7 @@ export function PlanSummaryCard() {
           <Title order={2} size="h4" id="plan-summary-heading">
             Your plan
           </Title>
-          <Anchor component={Link} to="/subscription" size="sm">
+          <Anchor component={Link} to="/subscription" size="sm" className="haversack-touch-target">
             Manage subscription
           </Anchor>
         </Group>
