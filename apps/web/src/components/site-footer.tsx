@@ -7,7 +7,7 @@ export function SiteFooter() {
       <Text size="sm" c="dimmed">
         Haversack
       </Text>
-      <Anchor component={Link} to="/about" size="sm">
+      <Anchor component={Link} to="/about" size="sm" className="haversack-touch-target">
         About and credits
       </Anchor>
     </Group>

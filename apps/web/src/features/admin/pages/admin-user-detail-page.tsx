@@ -207,7 +207,7 @@ export function AdminUserDetailPage() {
 
   return (
     <Stack gap="md">
-      <Anchor component={Link} to="/admin/users" size="sm">
+      <Anchor component={Link} to="/admin/users" size="sm" className="haversack-touch-target">
         Back to Users
       </Anchor>
       <Stack gap={4}>

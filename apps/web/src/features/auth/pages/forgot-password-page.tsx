@@ -89,7 +89,14 @@ export function ForgotPasswordPage() {
           </Button>
         </Stack>
       </form>
-      <Anchor component={Link} to="/login" size="sm" ta="center">
+      <Anchor
+        component={Link}
+        to="/login"
+        size="sm"
+        ta="center"
+        className="haversack-touch-target"
+        style={{ justifyContent: 'center' }}
+      >
         Back to login
       </Anchor>
     </Stack>

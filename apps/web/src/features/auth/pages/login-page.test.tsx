@@ -7,7 +7,9 @@ import { toast } from '../../../lib/toast';
 import { tokenStorage } from '../../../lib/token-storage';
 import { useAuthStore } from '../../../stores/auth-store';
 import { buildProviders, buildTokens, buildUser, failure, mockFetch, success } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { renderRoutes } from '../../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { LoginPage } from './login-page';
 
 function Where() {
@@ -161,6 +163,17 @@ describe('LoginPage', () => {
     // Once the providers answer (without Discord) is in, there is still no button.
     await waitFor(() => expect(queryClient.getQueryState(['auth-providers'])?.status).toBe('success'));
     expect(screen.queryByRole('button', { name: 'Continue with Discord' })).not.toBeInTheDocument();
+  });
+
+  describe('on a phone', () => {
+    restoreViewportAfterEach();
+    it('makes Forgot password? at least 24 px tall, a target a finger can hit (outside sweep: 20 px)', () => {
+      useGlobalStyles('Anchor');
+      setViewport(375, 812);
+      mockFetch(() => success(buildProviders()));
+      renderLogin();
+      expect(getComputedStyle(screen.getByRole('link', { name: 'Forgot password?' })).minHeight).toBe('24px');
+    });
   });
 
   describe('Continue with Discord', () => {

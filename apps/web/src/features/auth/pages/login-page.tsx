@@ -102,7 +102,7 @@ export function LoginPage() {
             {...form.getInputProps('password')}
           />
           <Group justify="flex-end">
-            <Anchor component={Link} to="/forgot-password" size="sm">
+            <Anchor component={Link} to="/forgot-password" size="sm" className="haversack-touch-target">
               Forgot password?
             </Anchor>
           </Group>

@@ -116,7 +116,7 @@ export function ResetPasswordPage() {
         <Anchor component={Link} to="/forgot-password">
           Request a new reset link
         </Anchor>
-        <Anchor component={Link} to="/login" size="sm">
+        <Anchor component={Link} to="/login" size="sm" className="haversack-touch-target">
           Back to login
         </Anchor>
       </Stack>
@@ -177,7 +177,14 @@ export function ResetPasswordPage() {
           </Button>
         </Stack>
       </form>
-      <Anchor component={Link} to="/login" size="sm" ta="center">
+      <Anchor
+        component={Link}
+        to="/login"
+        size="sm"
+        ta="center"
+        className="haversack-touch-target"
+        style={{ justifyContent: 'center' }}
+      >
         Back to login
       </Anchor>
     </Stack>

@@ -171,7 +171,7 @@ export function PartyJoinPage() {
               </Alert>
             ) : null}
             <Group justify="space-between" gap="sm">
-              <Anchor component={Link} to="/parties/new" size="sm">
+              <Anchor component={Link} to="/parties/new" size="sm" className="haversack-touch-target">
                 Create Your Own Party
               </Anchor>
               <Button type="submit" disabled={!codeLooksGood || submitting} loading={submitting}>
@@ -204,7 +204,7 @@ export function PartyJoinPage() {
         </Text>
       ) : null}
 
-      <Anchor component={Link} to="/parties/discover" size="sm">
+      <Anchor component={Link} to="/parties/discover" size="sm" className="haversack-touch-target">
         Browse public parties
       </Anchor>
     </Stack>

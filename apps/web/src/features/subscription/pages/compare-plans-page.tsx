@@ -232,7 +232,7 @@ function PlanCard({
             Upgrade to {tier.name}
           </Button>
         ) : isCurrent ? (
-          <Anchor component={Link} to="/subscription" size="sm">
+          <Anchor component={Link} to="/subscription" size="sm" className="haversack-touch-target">
             Manage your plan
           </Anchor>
         ) : tier.identifier !== 'tier_free' ? (
