@@ -120,6 +120,7 @@ export class AccountMails {
           user.username,
           this.#link('reset-password', token, 'path'),
           payload.sent_by_admin === true ? 'admin' : 'owner',
+          user.passwordHash !== null,
         );
       case 'email_verification':
         return verificationMail(

@@ -1,4 +1,4 @@
-import { EMAIL_VERIFICATION_TTL_S } from '@haversack/contracts';
+import { EMAIL_VERIFICATION_TTL_S, PASSWORD_RESET_TTL_S } from '@haversack/contracts';
 import { escapeHtml, mailDocument, mailFootnote } from '../../lib/mail-html.js';
 import type { MailMessage } from '../../lib/mailer.js';
 
@@ -15,31 +15,41 @@ ${mailFootnote('Haversack')}`);
 
 /**
  * `sentBy` 'admin': the site's administrator sent the link (Admin → Users); the mail says so rather than
- * "Someone asked", which reads as a stranger's request (mail review).
+ * "Someone asked", which reads as a stranger's request (mail review). `hasPassword` false: an account made
+ * through Discord has no password yet; the link sets its first one, and ignoring the mail changes nothing.
  */
 export function passwordResetMail(
   to: string,
   username: string,
   link: string,
   sentBy: 'owner' | 'admin' = 'owner',
+  hasPassword = true,
 ): MailMessage {
+  const minutes = `${PASSWORD_RESET_TTL_S / 60} minutes`;
+  const what = hasPassword
+    ? 'reset the password of your account'
+    : 'choose a password for your account, which has none yet';
+  const unchanged = hasPassword ? 'your password stays as it is' : 'nothing changes';
   const lines =
     sentBy === 'admin'
       ? [
           `Hello ${username},`,
-          'A Haversack administrator sent you this link to reset the password of your account. Use the link below within 60 minutes; it works once.',
-          'If you did not ask for it, ignore this mail: your password stays as it is.',
+          `A Haversack administrator sent you this link to ${what}. Use the link below within ${minutes}; it works once.`,
+          `If you did not ask for it, ignore this mail: ${unchanged}.`,
         ]
       : [
           `Hello ${username},`,
-          'Someone asked to reset the password of your Haversack account. Use the link below within 60 minutes; it works once.',
-          'If it was not you, ignore this mail: your password stays as it is.',
+          `Someone asked to ${what.replace('your account', 'your Haversack account')}. Use the link below within ${minutes}; it works once.`,
+          `If it was not you, ignore this mail: ${unchanged}.`,
         ];
   return {
     to,
-    subject: 'Reset your Haversack password',
+    subject: hasPassword ? 'Reset your Haversack password' : 'Choose a password for Haversack',
     text: `${lines.join('\n\n')}\n\n${link}\n\nHaversack\n`,
-    html: layout('Reset your password', lines, { href: link, label: 'Reset password' }),
+    html: layout(hasPassword ? 'Reset your password' : 'Choose a password', lines, {
+      href: link,
+      label: hasPassword ? 'Reset password' : 'Choose password',
+    }),
     link,
   };
 }

@@ -114,6 +114,25 @@ describe('POST /api/v1/auth/register', () => {
     }
   });
 
+  it('offers an account with no password (made through Discord) its first one, not a reset', async () => {
+    const owner = await createUser(ctx);
+    await ctx.database.db.update(users).set({ passwordHash: null }).where(eq(users.id, owner.user.id));
+    const forgot = await post('/api/v1/auth/forgot_password', { email: owner.user.email });
+    expect(forgot.statusCode, forgot.body).toBe(200);
+    const mail = (await readMails(ctx)).find(
+      (m) => m.to === owner.user.email && m.subject === 'Choose a password for Haversack',
+    );
+    const [text = '', html = ''] = mail?.raw.split(/Content-Type: text\/html/) ?? [];
+    for (const part of [text, html]) {
+      expect(part).toContain(
+        'Someone asked to choose a password for your Haversack account, which has none yet.',
+      );
+      expect(part).toContain('Use the link below within 60 minutes; it works once.');
+      expect(part).toContain('If it was not you, ignore this mail: nothing changes.');
+      expect(part).not.toContain('your password stays as it is');
+    }
+  });
+
   it('reports every password rule and the confirmation mismatch on their fields', async () => {
     const response = await post(
       '/api/v1/auth/register',
