@@ -161,13 +161,16 @@ function massMailMessage(
 ): MailMessage {
   const footer = massMailFooter(appUrl);
   const page = links.pageUrl(userId);
-  const paragraphs = escapeHtml(params.body).replace(/\n\n+/g, '</p><p>').replace(/\n/g, '<br>');
+  // Line ends as an API client may send them (CRLF, CR) count as the web form's LF: a blank line is a paragraph.
+  const body = params.body.replace(/\r\n?/g, '\n');
+  const paragraphs = escapeHtml(body).replace(/\n\n+/g, '</p><p>').replace(/\n/g, '<br>');
   const notice = params.service_notice ? [SERVICE_NOTICE_LINE] : [];
   const unsubscribe = `<p style="font-size:13px;color:#555"><a href="${escapeHtml(page)}" style="color:#555">${UNSUBSCRIBE_LABEL}</a></p>`;
   return {
     to,
     subject: params.subject,
-    text: `${params.body}\n\n--\n${[footer, ...notice, `${UNSUBSCRIBE_LABEL}: ${page}`].join('\n')}\n`,
+    // "-- " (with its space) is the signature separator mail clients know, and fold or grey what follows.
+    text: `${body}\n\n-- \n${[footer, ...notice, `${UNSUBSCRIBE_LABEL}: ${page}`].join('\n')}\n`,
     html: mailDocument(
       `<p>${paragraphs}</p>\n${[footer, ...notice].map(mailFootnote).join('\n')}\n${unsubscribe}`,
     ),

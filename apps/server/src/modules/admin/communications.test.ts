@@ -239,9 +239,29 @@ describe('mass mail', () => {
     if (!mail) throw new Error('no mass mail to the reader');
     const footer = `From the Haversack team. You receive this because you have a Haversack account at ${ctx.config.appUrl}.`;
     const [text = '', html = ''] = mail.raw.split(/Content-Type: text\/html/);
-    expect(text).toContain(`See ${longWord}\n\n--\n${footer}`);
+    // "-- ", with its space: the signature separator mail clients know.
+    expect(text).toContain(`See ${longWord}\n\n-- \n${footer}`);
     expect(html).toContain(`<p style="font-size:13px;color:#555">${footer}</p>`);
     expect(html).toMatch(/<body style="[^"]*overflow-wrap:anywhere;word-break:break-word/);
+  });
+
+  it('makes paragraphs of blank lines however the body ends its lines (CRLF from an API client)', async () => {
+    const reader = await verified(await createUser(ctx));
+    await upgrade(ctx, reader, 'tier_1');
+    const subject = `Line ends ${Date.now()}`;
+    const started = await callApi(ctx, 'POST', '/admin/mass_mails', admin.adminAuth, {
+      audience: 'tier_1',
+      subject,
+      body: 'First paragraph.\r\n\r\nSecond paragraph,\r\nits second line.',
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    await ctx.app.services.jobs.runDue();
+    const mail = (await readMails(ctx)).find(
+      (m) => m.subject === subject && m.to.toLowerCase() === reader.user.email.toLowerCase(),
+    );
+    if (!mail) throw new Error('no mass mail to the reader');
+    const html = mail.raw.split(/Content-Type: text\/html/)[1] ?? '';
+    expect(html).toContain('<p>First paragraph.</p><p>Second paragraph,<br>its second line.</p>');
   });
 
   it('counts the recipients first, and refuses the same mail sent twice at once (409) until it is done', async () => {
