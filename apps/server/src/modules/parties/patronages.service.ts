@@ -468,30 +468,34 @@ export class PatronagesService {
       partiesRepository.members(this.db, partyId),
       this.entitlements.ownTier(this.db, userId),
     ]);
-    return Promise.all(
-      members
-        .filter((m) => m.membership.userId !== userId)
-        .map(async (m) => {
-          const [tier, active] = await Promise.all([
-            this.entitlements.ownTier(this.db, m.membership.userId),
-            repo.activeFor(this.db, partyId, m.membership.userId),
-          ]);
-          const yours = active?.patronage.patronId === userId;
-          return {
-            user_id: m.membership.userId,
-            username: m.username,
-            role: m.membership.role,
-            grantable_tiers: tierIdentifiers.filter(
-              (identifier) =>
-                rankOf(identifier) > rankOf(tier.identifier) && rankOf(identifier) <= rankOf(own.identifier),
-            ),
-            sponsored: Boolean(active),
-            sponsored_by_you: yours,
-            patronage_id: yours ? (active?.patronage.id ?? null) : null,
-            granted_tier: yours ? (active?.tierIdentifier ?? null) : null,
-          };
-        }),
-    );
+    const others = members.filter((m) => m.membership.userId !== userId);
+    const ids = others.map((m) => m.membership.userId);
+    // Every member's plan and grant in one statement each: a lookup per member cost the party page two
+    // statements for each of them.
+    const [tiers, grants] = await Promise.all([
+      this.entitlements.ownTiers(this.db, ids),
+      repo.activeForMany(this.db, partyId, ids),
+    ]);
+    const grantOf = new Map(grants.map((grant) => [grant.patronage.beneficiaryId, grant]));
+    return others.map((m) => {
+      const tier = tiers.get(m.membership.userId);
+      const active = grantOf.get(m.membership.userId);
+      const yours = active?.patronage.patronId === userId;
+      return {
+        user_id: m.membership.userId,
+        username: m.username,
+        role: m.membership.role,
+        grantable_tiers: tierIdentifiers.filter(
+          (identifier) =>
+            rankOf(identifier) > rankOf(tier?.identifier ?? 'tier_free') &&
+            rankOf(identifier) <= rankOf(own.identifier),
+        ),
+        sponsored: Boolean(active),
+        sponsored_by_you: yours,
+        patronage_id: yours ? (active?.patronage.id ?? null) : null,
+        granted_tier: yours ? (active?.tierIdentifier ?? null) : null,
+      };
+    });
   }
 
   async revoke(userId: string, id: string): Promise<void> {
