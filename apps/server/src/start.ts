@@ -8,6 +8,7 @@ import { diagnoseDataDir } from './db/data-dir-diagnosis.js';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.js';
 import { checkJwtSecret, recordJwtSecret } from './db/jwt-secret-fingerprint.js';
 import { MigrationFailedError, NewerDatabaseError } from './db/migration-journal.js';
+import { keepPlannerStatistics } from './db/planner-statistics.js';
 import {
   compilePgliteForSmallMemory,
   openPreparedPglite,
@@ -191,6 +192,7 @@ export async function start(config: Config): Promise<void> {
   const running = { app, database };
 
   let closing = false;
+  let statistics: { stop(): Promise<void> } | undefined;
   const shutdownMs = config.shutdownTimeoutS * 1000;
   // Part of the deadline is kept for the last log lines; past it they are dropped, not waited for.
   const flushAllowanceMs = Math.min(1000, shutdownMs / 4);
@@ -213,6 +215,7 @@ export async function start(config: Config): Promise<void> {
     }, giveUpMs);
     let code = 0;
     try {
+      await statistics?.stop();
       await running.app.close();
       mail.close();
       await running.database.close();
@@ -242,6 +245,12 @@ export async function start(config: Config): Promise<void> {
   }
   // Scheduled restocks and other background jobs (DESIGN §10); every process polls, each job runs once.
   running.app.services.jobs.start(15_000);
+  // PGlite runs no autovacuum: the planner's statistics are kept up here (db/planner-statistics.ts).
+  if (running.database.kind === 'pglite') {
+    statistics = keepPlannerStatistics(running.database.db, (err) =>
+      log.warn({ err }, 'could not update the database planner statistics'),
+    );
+  }
   log.info(`Haversack is ready at ${config.appUrl} (database: ${running.database.kind})`);
   const advice = appUrlAdvice(config);
   if (advice) log.warn(advice);
