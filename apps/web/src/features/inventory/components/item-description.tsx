@@ -47,13 +47,19 @@ export function ItemDescription({ text, templateId }: { text: string; templateId
           size="sm"
           aria-expanded={expanded}
           aria-controls={id}
+          className="haversack-touch-target"
           onClick={() => setExpanded(!expanded)}
         >
           {expanded ? 'Show less' : 'Show more'}
         </Anchor>
       ) : null}
       {templateId ? (
-        <Anchor component={Link} to={`/items/templates/${templateId}`} size="sm">
+        <Anchor
+          component={Link}
+          to={`/items/templates/${templateId}`}
+          size="sm"
+          className="haversack-touch-target"
+        >
           View template
         </Anchor>
       ) : null}

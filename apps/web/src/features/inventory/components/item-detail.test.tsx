@@ -4,7 +4,9 @@ import { type ComponentProps, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { hasUnsavedChanges } from '../../../lib/unsaved-changes';
 import { jsonResponse, mockFetch, success } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { buildCharacter } from '../../../test/party-fixtures';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { buildContainer, buildItem, renderWithProviders } from '../test/inventory-fixtures';
 import { ItemDetail } from './item-detail';
 
@@ -215,6 +217,29 @@ describe('the item’s bottom sheet', () => {
     fireEvent.pointerDown(handle, { clientY: 100 });
     fireEvent.pointerUp(handle, { clientY: 150 });
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the item sheet’s links on a phone', () => {
+  restoreViewportAfterEach();
+  it('makes View template at least 24 px tall (outside sweep: 20 px)', async () => {
+    useGlobalStyles('Anchor');
+    setViewport(375, 812);
+    serve();
+    renderWithProviders(
+      <ItemDetail
+        item={arrows}
+        about={{ description: 'Ammunition for a shortbow or longbow.', templateId: 'template-1' }}
+        device="mobile"
+        canAct
+        destinations={[backpack, sack]}
+        onClose={() => undefined}
+      />,
+    );
+    const sheet = await screen.findByRole('dialog', { name: 'Arrow ×12' });
+    expect(getComputedStyle(within(sheet).getByRole('link', { name: 'View template' })).minHeight).toBe(
+      '24px',
+    );
   });
 });
 
