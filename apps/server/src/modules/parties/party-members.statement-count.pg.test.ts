@@ -1,7 +1,8 @@
 import type { PartyMember } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
+import type { SignedInUser } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { sponsoredParty } from '../../test/sponsored-party.js';
 import { statementsOfSecondRequest } from '../../test/statement-counter.js';
 
 /**
@@ -13,28 +14,6 @@ beforeAll(async () => {
   ctx = await buildTestApp();
 });
 afterAll(async () => ctx.close());
-
-/**
- * A party of `count` members, the GM included, with every case of the plan question: a member on a paid
- * plan who sponsors another, the sponsored one, and the rest alternately free and on a paid plan.
- */
-async function partyOf(count: number): Promise<{ gm: SignedInUser; partyId: string }> {
-  const gm = await createUser(ctx);
-  const party = await createParty(ctx, gm);
-  const patron = await createMember(ctx, party, 'player');
-  await upgrade(ctx, patron, 'tier_2');
-  const sponsored = await createMember(ctx, party, 'player');
-  const granted = await callApi(ctx, 'POST', '/patronages', patron, {
-    beneficiary_id: sponsored.user.id,
-    party_id: party.id,
-  });
-  expect(granted.statusCode, granted.body).toBe(201);
-  for (let index = 3; index < count; index++) {
-    const member = await createMember(ctx, party, 'player');
-    if (index % 2 === 0) await upgrade(ctx, member, 'tier_1');
-  }
-  return { gm, partyId: party.id };
-}
 
 describe('GET /parties/:id/members statements', () => {
   it('are as many for the GM of a party of eight as for one of three', async () => {
@@ -49,8 +28,8 @@ describe('GET /parties/:id/members statements', () => {
         collaborating: members.filter((m) => m.party_collaboration),
       };
     };
-    const small = await counted(await partyOf(3));
-    const large = await counted(await partyOf(8));
+    const small = await counted(await sponsoredParty(ctx, 3, 'tier_2'));
+    const large = await counted(await sponsoredParty(ctx, 8, 'tier_2'));
     expect([small.members, large.members]).toEqual([3, 8]);
     // The patron, the sponsored member, and in the large party the two members on a paid plan.
     expect([small.collaborating.length, large.collaborating.length]).toEqual([2, 4]);

@@ -1,7 +1,8 @@
 import type { EligibleMember } from '@haversack/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, createParty, createUser, type SignedInUser, upgrade } from '../../test/factories.js';
+import type { SignedInUser } from '../../test/factories.js';
 import { buildTestApp, callApi, json, type TestContext } from '../../test/helper.js';
+import { sponsoredParty } from '../../test/sponsored-party.js';
 import { statementsOfSecondRequest } from '../../test/statement-counter.js';
 
 /**
@@ -15,25 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-/** A party of `count` members on Hero's plan: one sponsored by the patron, the rest alternately paid. */
-async function partyOf(count: number): Promise<{ patron: SignedInUser; partyId: string }> {
-  const gm = await createUser(ctx);
-  const party = await createParty(ctx, gm);
-  const patron = await createMember(ctx, party, 'player');
-  await upgrade(ctx, patron, 'tier_3');
-  const sponsored = await createMember(ctx, party, 'player');
-  const granted = await callApi(ctx, 'POST', '/patronages', patron, {
-    beneficiary_id: sponsored.user.id,
-    party_id: party.id,
-  });
-  expect(granted.statusCode, granted.body).toBe(201);
-  for (let index = 3; index < count; index++) {
-    const member = await createMember(ctx, party, 'player');
-    if (index % 2 === 0) await upgrade(ctx, member, 'tier_1');
-  }
-  return { patron, partyId: party.id };
-}
-
 describe('GET /patronages/eligible/:partyId statements', () => {
   it('are as many for a party of eight as for one of three', async () => {
     const counted = async ({ patron, partyId }: { patron: SignedInUser; partyId: string }) => {
@@ -43,8 +25,8 @@ describe('GET /patronages/eligible/:partyId statements', () => {
       const members = json<{ data: EligibleMember[] }>(result).data;
       return { statements, members };
     };
-    const small = await counted(await partyOf(3));
-    const large = await counted(await partyOf(8));
+    const small = await counted(await sponsoredParty(ctx, 3, 'tier_3'));
+    const large = await counted(await sponsoredParty(ctx, 8, 'tier_3'));
     // Every member but the caller, the sponsored one marked as the caller's grant.
     expect([small.members.length, large.members.length]).toEqual([2, 7]);
     for (const { members } of [small, large]) {
