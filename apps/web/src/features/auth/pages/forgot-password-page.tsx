@@ -9,6 +9,7 @@ import { validateWith } from '../../../lib/forms';
 import { usePageTitle } from '../../../lib/page-title';
 import { toast } from '../../../lib/toast';
 import { recoveryFailureReason, requestPasswordReset } from '../api/password-api';
+import { BackToLoginLink } from '../components/back-to-login-link';
 
 export const forgotFailureBanner = 'Failed to process request. Please try again.';
 
@@ -89,16 +90,7 @@ export function ForgotPasswordPage() {
           </Button>
         </Stack>
       </form>
-      <Anchor
-        component={Link}
-        to="/login"
-        size="sm"
-        ta="center"
-        className="haversack-touch-target"
-        style={{ justifyContent: 'center' }}
-      >
-        Back to login
-      </Anchor>
+      <BackToLoginLink />
     </Stack>
   );
 }

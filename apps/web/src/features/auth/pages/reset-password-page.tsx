@@ -18,6 +18,7 @@ import { signOut } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth-store';
 import { recoveryFailureReason, resetPassword } from '../api/password-api';
+import { BackToLoginLink } from '../components/back-to-login-link';
 
 export const resetFailureBanner = 'Failed to reset password. The token may be invalid or expired.';
 
@@ -177,16 +178,7 @@ export function ResetPasswordPage() {
           </Button>
         </Stack>
       </form>
-      <Anchor
-        component={Link}
-        to="/login"
-        size="sm"
-        ta="center"
-        className="haversack-touch-target"
-        style={{ justifyContent: 'center' }}
-      >
-        Back to login
-      </Anchor>
+      <BackToLoginLink />
     </Stack>
   );
 }
