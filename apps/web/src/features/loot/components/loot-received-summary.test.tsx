@@ -29,6 +29,16 @@ describe('shareOfLargest', () => {
 });
 
 describe('LootReceivedSummary', () => {
+  it('shows a long character name whole, wrapping, not cut with an ellipsis (outside sweep)', async () => {
+    const name = 'Vex Nightwhisper of the Shadowed Vale, Keeper of the Ninth Lantern';
+    mockSummary(() => success([{ character_id: 'c-vex', name, value_cp: 500, items_count: 2 }]));
+    renderWithProviders(<LootReceivedSummary partyId="party-1" />);
+    const shown = await screen.findByText(name);
+    expect(shown).toHaveTextContent(name);
+    expect(shown).not.toHaveAttribute('data-truncate');
+    expect(shown.style.overflowWrap).toBe('anywhere');
+  });
+
   it('lists every character with what they received and a bar against the largest', async () => {
     mockSummary(() => success(summary));
     renderWithProviders(<LootReceivedSummary partyId="party-1" />);

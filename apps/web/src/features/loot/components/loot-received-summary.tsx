@@ -32,8 +32,9 @@ function ReceivedRow({ entry, largest }: { entry: LootSummaryEntry; largest: num
       data-character-id={entry.character_id}
       style={{ listStyle: 'none' }}
     >
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <Text size="sm" fw={600} truncate style={{ minWidth: 0 }}>
+      <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+        {/* Whole, wrapping: cut with "…", a long name had no way to be read but the bar's label. */}
+        <Text size="sm" fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
           {entry.name}
         </Text>
         <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="loot-received-value">
