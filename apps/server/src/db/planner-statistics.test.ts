@@ -37,15 +37,19 @@ async function activityPagePlan(partyId: string): Promise<string> {
   return rows.map((row) => row['QUERY PLAN']).join('\n');
 }
 
+/** A long campaign's ledger: `rows` of one party's rows, written over as many moments. */
+async function writeLedger(partyId: string, actorId: string, rows: number) {
+  await ctx.database.db.execute(sql`
+    insert into transactions (transaction_type, party_id, actor_id, actor_name, summary, transaction_date)
+    select 'adjust', ${partyId}, ${actorId}, 'gm', 'row ' || n, now() - n * interval '1 second'
+    from generate_series(1, ${rows}) n`);
+}
+
 describe('analyzeGrownTables', () => {
   it('gathers the statistics of a table that grew, so that a party’s ledger is read by its index', async () => {
     const gm = await createUser(ctx);
     const party = await createParty(ctx, gm);
-    // A long campaign's ledger: one party's rows, written over many moments.
-    await ctx.database.db.execute(sql`
-      insert into transactions (transaction_type, party_id, actor_id, actor_name, summary, transaction_date)
-      select 'adjust', ${party.id}, ${gm.user.id}, 'gm', 'row ' || n, now() - n * interval '1 second'
-      from generate_series(1, 6000) n`);
+    await writeLedger(party.id, gm.user.id, 6000);
     await analyzeGrownTables(ctx.database.db);
     expect(await reltuples('transactions')).toBeGreaterThanOrEqual(6000);
     expect(await activityPagePlan(party.id)).toMatch(/Index Scan Backward using transactions_party_date_idx/);
@@ -57,10 +61,7 @@ describe('analyzeGrownTables', () => {
     expect(analyzed).not.toContain('transactions');
     const gm = await createUser(ctx);
     const party = await createParty(ctx, gm);
-    await ctx.database.db.execute(sql`
-      insert into transactions (transaction_type, party_id, actor_id, actor_name, summary, transaction_date)
-      select 'adjust', ${party.id}, ${gm.user.id}, 'gm', 'row ' || n, now() - n * interval '1 second'
-      from generate_series(1, 3000) n`);
+    await writeLedger(party.id, gm.user.id, 3000);
     expect(await analyzeGrownTables(ctx.database.db)).toContain('transactions');
   });
 });
