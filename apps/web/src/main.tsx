@@ -1,5 +1,7 @@
 // The styles of the Mantine components the app uses, in styles.css's order (scripts/mantine-styles-plugin.mjs).
 import 'virtual:mantine-styles';
+// The theme's variables over Mantine's defaults (what MantineProvider would write on its first render).
+import './app/theme-variables.css';
 import '@mantine/notifications/styles.css';
 import './app/global.css';
 import { StrictMode, startTransition } from 'react';

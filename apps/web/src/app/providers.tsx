@@ -6,7 +6,7 @@ import { loadedQueryClient, subscribeToQueryClient, withQueryClient } from '../l
 import { useUiStore } from '../stores/ui-store';
 import { AppToasts } from './app-toasts';
 import { SessionManager, useHasBeenSignedIn } from './session-manager';
-import { cssVariablesResolver, theme } from './theme';
+import { theme } from './theme';
 
 // Signed out, the preferences do nothing: their effects (and the preferences contract) load with the
 // first sign-in, so /login does not carry them (issue 13 §1).
@@ -52,8 +52,10 @@ function SignedInEffects() {
 export function AppProviders({ children }: { children: ReactNode }) {
   // The UI store owns the scheme: the one last used in this browser (dark at first), the same signed in or out.
   const colorScheme = useUiStore((state) => state.theme);
+  // The theme's CSS variables are a stylesheet computed ahead (theme-variables.css, main.tsx): Mantine would
+  // compute them on its first render, some 1,700 contrast checks that held a phone's main thread (issue 13).
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={colorScheme}>
+    <MantineProvider theme={theme} withCssVariables={false} forceColorScheme={colorScheme}>
       <AppToasts />
       <SessionManager />
       {children}
