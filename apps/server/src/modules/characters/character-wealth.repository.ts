@@ -45,7 +45,9 @@ const coinCount = (currency: Currency) =>
 
 /**
  * One aggregate over every stack in the matching containers, grouped by the owning character (null: the
- * party's own containers). Loot and shop containers belong to neither, so hidden loot never counts.
+ * party's own containers). Loot and shop containers belong to neither, so hidden loot never counts. Every
+ * matching container has its group, an empty one with sums of 0 (so that the party's stash is known to
+ * exist without a statement of its own).
  */
 async function sumsByCharacter(
   db: Executor,
@@ -59,13 +61,13 @@ async function sumsByCharacter(
       ep: coinCount('ep'),
       gp: coinCount('gp'),
       pp: coinCount('pp'),
-      // A value override may be fractional; copper is whole.
+      // A value override may be fractional; copper is whole. An empty container's null row adds nothing.
       itemsValueCp: sql<string>`coalesce(round(sum(case when ${isPurseCoin} then 0 else ${unitValueCp} * ${itemInstances.quantity} end)), 0)`,
       weight: sql<string>`coalesce(sum(${unitWeight} * ${itemInstances.quantity}), 0)`,
     })
     .from(containers)
-    .innerJoin(itemInstances, eq(itemInstances.containerId, containers.id))
-    .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
+    .leftJoin(itemInstances, eq(itemInstances.containerId, containers.id))
+    .leftJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
     .where(where)
     .groupBy(containers.characterId);
   return new Map(
@@ -115,7 +117,10 @@ export const characterWealthRepository = {
       .orderBy(asc(characters.name), asc(characters.id));
   },
 
-  /** The sums of every character of the party and of the party's own containers (key null), in one query. */
+  /**
+   * The sums of every character of the party and of the party's own containers (key null, present when the
+   * party has a container of its own: a stash, even an empty one), in one query.
+   */
   async forParty(db: Executor, partyId: string): Promise<Map<string | null, HoldingSums>> {
     const partyCharacterIds = db
       .select({ id: characters.id })
@@ -125,15 +130,5 @@ export const characterWealthRepository = {
       db,
       or(eq(containers.partyId, partyId), inArray(containers.characterId, partyCharacterIds)),
     );
-  },
-
-  /** Whether the party has a container of its own (a stash), even an empty one. */
-  async partyHasContainers(db: Executor, partyId: string): Promise<boolean> {
-    const [row] = await db
-      .select({ id: containers.id })
-      .from(containers)
-      .where(eq(containers.partyId, partyId))
-      .limit(1);
-    return Boolean(row);
   },
 };

@@ -208,22 +208,22 @@ export class CharactersService {
    * any member (party members may already look at each other's containers); 404 for everyone else.
    */
   async partyWealth(userId: string, partyId: string): Promise<PartyWealth> {
-    const party = await partiesRepository.findParty(this.db, partyId);
-    const member = party ? await partiesRepository.membership(this.db, partyId, userId) : undefined;
-    if (!party || !member) throw AppError.notFound('Party not found.');
-    const [people, sums, hasStash] = await Promise.all([
+    // The party and the reader's role in it in one statement, then its characters and sums at once.
+    const found = await partiesRepository.findPartyWithAccess(this.db, partyId, userId);
+    if (!found?.role) throw AppError.notFound('Party not found.');
+    const { party } = found;
+    const [people, sums] = await Promise.all([
       wealthRepo.partyCharacters(this.db, partyId),
       wealthRepo.forParty(this.db, partyId),
-      wealthRepo.partyHasContainers(this.db, partyId),
     ]);
     const characterSums = people.map((c) => sums.get(c.id) ?? emptySums());
-    const stashSums = sums.get(null) ?? emptySums();
+    const stashSums = sums.get(null);
     return {
       characters: people.map((c, i) =>
         toCharacterWealthJson(c, characterSums[i] ?? emptySums(), party.encumbranceStyle, userId),
       ),
-      stash: hasStash ? toHoldingJson(stashSums) : null,
-      totals: toHoldingJson(addSums([...characterSums, stashSums])),
+      stash: stashSums ? toHoldingJson(stashSums) : null,
+      totals: toHoldingJson(addSums([...characterSums, stashSums ?? emptySums()])),
     };
   }
 

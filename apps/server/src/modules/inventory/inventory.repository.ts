@@ -299,6 +299,43 @@ function toContext(row: ContextRow): ContainerContext {
   };
 }
 
+/** The containers of the characters and parties named, or undefined when none is. */
+function ownersCondition(characterIds: string[], partyIds: string[]): SQL | undefined {
+  const owners = [
+    ...(characterIds.length > 0 ? [inArray(containers.characterId, characterIds)] : []),
+    ...(partyIds.length > 0 ? [inArray(containers.partyId, partyIds)] : []),
+  ];
+  return owners.length > 0 ? or(...owners) : undefined;
+}
+
+/**
+ * The weight, stacks and worth of each container with stacks among those `where` picks: a condition on
+ * the stacks, or on their containers (`byContainer`, joined for it).
+ */
+async function usageWhere(db: Executor, where: SQL | undefined, byContainer: boolean) {
+  const base = db
+    .select({
+      containerId: itemInstances.containerId,
+      weight: sql<string>`coalesce(sum(${unitWeight} * ${itemInstances.quantity}), 0)`,
+      slots: count(),
+      valueCp: sql<string>`coalesce(sum(${unitValueCp} * ${itemInstances.quantity}), 0)`,
+    })
+    .from(itemInstances)
+    .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId));
+  const rows = await (byContainer
+    ? base.innerJoin(containers, eq(containers.id, itemInstances.containerId))
+    : base
+  )
+    .where(where)
+    .groupBy(itemInstances.containerId);
+  return new Map<string, ContainerUsage>(
+    rows.map((r) => [
+      r.containerId,
+      { weight: Number(r.weight), slots: Number(r.slots), valueCp: saturate(r.valueCp) },
+    ]),
+  );
+}
+
 export const inventoryRepository = {
   /** Locks containers in id order, so two operations on the same pair never deadlock. */
   async lockContainers(db: Executor, ids: string[]): Promise<ContainerRow[]> {
@@ -469,39 +506,49 @@ export const inventoryRepository = {
       .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt), asc(containers.id));
   },
 
-  /** The containers of several characters and parties (GET /containers/by_owner), each owner's main first. */
-  async listForOwners(db: Executor, characterIds: string[], partyIds: string[]): Promise<ContainerRow[]> {
-    const owners = [
-      ...(characterIds.length > 0 ? [inArray(containers.characterId, characterIds)] : []),
-      ...(partyIds.length > 0 ? [inArray(containers.partyId, partyIds)] : []),
-    ];
-    if (owners.length === 0) return [];
-    return db
-      .select()
-      .from(containers)
-      .where(or(...owners))
-      .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt), asc(containers.id));
+  /**
+   * The containers of several characters and parties (GET /containers/by_owner), each owner's main first,
+   * located for the user as `contextsForUser` locates them, with their usage (`usage`) read alongside: the
+   * two statements name the owners rather than each container, so neither waits for a list of ids.
+   */
+  async locateForOwners(
+    db: Executor,
+    userId: string,
+    characterIds: string[],
+    partyIds: string[],
+  ): Promise<{
+    located: { context: ContainerContext; role: MembershipRole | null; hasCharacter: boolean }[];
+    usage: Map<string, ContainerUsage>;
+  }> {
+    const owners = ownersCondition(characterIds, partyIds);
+    if (!owners) return { located: [], usage: new Map() };
+    const [rows, usage] = await Promise.all([
+      db
+        .select({
+          ...contextColumns,
+          role: sql<MembershipRole | null>`(select m.role from ${partyMemberships} m where m.party_id = ${parties.id} and m.user_id = ${userId})`,
+          hasCharacter: hasCharacterInParty(parties.id, userId),
+        })
+        .from(containers)
+        .leftJoin(characters, eq(characters.id, containers.characterId))
+        .leftJoin(parties, sql`${parties.id} = coalesce(${containers.partyId}, ${characters.partyId})`)
+        .where(owners)
+        .orderBy(sql`${containers.isPrimary} desc`, asc(containers.createdAt), asc(containers.id)),
+      usageWhere(db, owners, true),
+    ]);
+    return {
+      located: rows.map((row) => ({
+        context: toContext(row),
+        role: row.role,
+        hasCharacter: row.hasCharacter,
+      })),
+      usage,
+    };
   },
 
   async usage(db: Executor, containerIds: string[]): Promise<Map<string, ContainerUsage>> {
     if (containerIds.length === 0) return new Map();
-    const rows = await db
-      .select({
-        containerId: itemInstances.containerId,
-        weight: sql<string>`coalesce(sum(${unitWeight} * ${itemInstances.quantity}), 0)`,
-        slots: count(),
-        valueCp: sql<string>`coalesce(sum(${unitValueCp} * ${itemInstances.quantity}), 0)`,
-      })
-      .from(itemInstances)
-      .innerJoin(itemTemplates, eq(itemTemplates.id, itemInstances.itemTemplateId))
-      .where(inArray(itemInstances.containerId, containerIds))
-      .groupBy(itemInstances.containerId);
-    return new Map(
-      rows.map((r) => [
-        r.containerId,
-        { weight: Number(r.weight), slots: Number(r.slots), valueCp: saturate(r.valueCp) },
-      ]),
-    );
+    return usageWhere(db, inArray(itemInstances.containerId, containerIds), false);
   },
 
   async listForOwner(

@@ -63,6 +63,7 @@ import {
   inventoryRepository as repo,
   type TemplateRow,
 } from './inventory.repository.js';
+import type { MembershipRole } from './inventory.statements.js';
 import { eventFromLedger, itemEditedEvent } from './inventory-events.js';
 import type { LedgerActor } from './inventory-ledger.js';
 import {
@@ -844,21 +845,19 @@ export class InventoryService {
       }),
       ...query.party_ids.flatMap((id) => (memberships.has(id) ? [{ type: 'party' as const, id }] : [])),
     ];
-    const rows = await repo.listForOwners(
+    // Located and summed by owner in one round trip (the two statements at once), not listed first.
+    const { located, usage } = await repo.locateForOwners(
       this.db,
+      userId,
       owners.flatMap((o) => (o.type === 'character' ? [o.id] : [])),
       owners.flatMap((o) => (o.type === 'party' ? [o.id] : [])),
     );
-    const byId = await this.#containersJson(
-      this.db,
-      userId,
-      rows.map((row) => row.id),
-    );
     const lists = new Map<string, Container[]>(owners.map((o) => [`${o.type}:${o.id}`, []]));
-    for (const row of rows) {
-      const json = byId.get(row.id);
-      const key = row.characterId ? `character:${row.characterId}` : `party:${row.partyId}`;
-      if (json) lists.get(key)?.push(json);
+    for (const found of located) {
+      const { context, access } = this.#toLocatedOne(userId, found);
+      const c = context.container;
+      const key = c.characterId ? `character:${c.characterId}` : `party:${c.partyId}`;
+      lists.get(key)?.push(toContainerJson(context, usage.get(c.id), access.canAct && !access.archived));
     }
     return owners.map((owner) => ({ owner, containers: lists.get(`${owner.type}:${owner.id}`) ?? [] }));
   }
@@ -2299,14 +2298,23 @@ export class InventoryService {
 
   #toLocated(userId: string, found: Awaited<ReturnType<typeof repo.contextsForUser>>): Map<string, Located> {
     const located = new Map<string, Located>();
-    for (const [id, { context, role, hasCharacter }] of found) {
-      const membership = context.party && role ? { role } : undefined;
-      located.set(id, {
-        context,
-        access: policy.containerAccess(context, userId, membership, Boolean(membership) && hasCharacter),
-      });
-    }
+    for (const [id, row] of found) located.set(id, this.#toLocatedOne(userId, row));
     return located;
+  }
+
+  #toLocatedOne(
+    userId: string,
+    {
+      context,
+      role,
+      hasCharacter,
+    }: { context: ContainerContext; role: MembershipRole | null; hasCharacter: boolean },
+  ): Located {
+    const membership = context.party && role ? { role } : undefined;
+    return {
+      context,
+      access: policy.containerAccess(context, userId, membership, Boolean(membership) && hasCharacter),
+    };
   }
 
   /** The container with the user's access to it, in one statement (its party, role and character). */
