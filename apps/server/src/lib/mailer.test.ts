@@ -66,6 +66,37 @@ describe('SMTP mailer', () => {
     expect(raw).toContain('Content-Type: text/html');
     expect(raw).toContain('Plain body');
   });
+
+  // RFC 3834 §5: every mail the server sends is generated, not written to the reader; an out-of-office
+  // reply or a vacation responder must not answer it (and so bounce off no-reply@).
+  it('marks every mail Auto-Submitted: auto-generated, a mass mail keeping its List-Unsubscribe', async () => {
+    const { port } = server.server.address() as AddressInfo;
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'Haversack <no-reply@h.test>',
+      dataDir: '/nonexistent',
+      log,
+    });
+    const before = received.length;
+    await mailer.send(message);
+    await mailer.send({
+      ...message,
+      subject: 'News from the guild',
+      headers: {
+        'List-Unsubscribe': '<http://app/api/v1/announcement_emails/one_click?token=t>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+    });
+    mailer.close();
+    const [account = '', mass = ''] = received.slice(before);
+    expect(account).toMatch(/^Auto-Submitted: auto-generated\r?$/m);
+    expect(account).not.toMatch(/^List-Unsubscribe/m);
+    expect(mass).toMatch(/^Auto-Submitted: auto-generated\r?$/m);
+    expect(mass).toMatch(
+      /^List-Unsubscribe: <http:\/\/app\/api\/v1\/announcement_emails\/one_click\?token=t>\r?$/m,
+    );
+    expect(mass).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+  });
 });
 
 describe('SMTP mailer against a mail server that stops answering', () => {
@@ -111,7 +142,9 @@ describe('file mailer', () => {
       const files = readdirSync(path.join(dataDir, 'mail')).sort();
       expect(files).toHaveLength(2);
       expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
-      expect(readFileSync(path.join(dataDir, 'mail', files[1] ?? ''), 'utf8')).toContain('Subject: Second');
+      const second = readFileSync(path.join(dataDir, 'mail', files[1] ?? ''), 'utf8');
+      expect(second).toContain('Subject: Second');
+      expect(second).toMatch(/^Auto-Submitted: auto-generated$/m);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -336,6 +336,8 @@ describe('a mass mail’s unsubscribe link', () => {
 
     const raw = mailTo(first).raw;
     expect(headerOf(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    // RFC 3834: no auto-responder answers it.
+    expect(headerOf(raw, 'Auto-Submitted')).toBe('auto-generated');
     const listUnsubscribe = headerOf(raw, 'List-Unsubscribe') ?? '';
     const oneClick = /^<([^>]+)>$/.exec(listUnsubscribe)?.[1] ?? '';
     expect(oneClick.startsWith(`${base}/api/v1/announcement_emails/one_click?token=`)).toBe(true);
@@ -381,6 +383,7 @@ describe('a mass mail’s unsubscribe link', () => {
     for (const mail of mails) {
       expect(headerOf(mail.raw, 'List-Unsubscribe')).toBeUndefined();
       expect(headerOf(mail.raw, 'List-Unsubscribe-Post')).toBeUndefined();
+      expect(headerOf(mail.raw, 'Auto-Submitted')).toBe('auto-generated');
       expect(mail.raw).not.toContain('/unsubscribe?token=');
     }
   });
