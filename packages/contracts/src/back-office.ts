@@ -209,10 +209,14 @@ export const announcementSchema = z.object({
 export type Announcement = z.infer<typeof announcementSchema>;
 
 export const massMailAudiences = ['all', ...tierIdentifiers] as const;
+/** Here rather than in text-rules.ts with the names' own: the sign-in page loads that file, never this one. */
+export const massMailMessages = {
+  multiLineSubject: 'A subject must fit on one line: no line breaks or tabs',
+} as const;
 export const massMailBodySchema = z.object({
   audience: z.enum(massMailAudiences, { error: 'Choose all users or one tier' }),
   // It becomes every mail's Subject header: a line break there would start a header of its own.
-  subject: nameText({ error: 'Write a subject' })
+  subject: nameText({ error: 'Write a subject' }, massMailMessages.multiLineSubject)
     .trim()
     .min(1, 'Write a subject')
     .max(200, 'Keep the subject under 200 characters')

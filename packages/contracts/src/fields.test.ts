@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiTokenCreateSchema } from './api-tokens.js';
 import { loginBodySchema } from './auth.js';
+import { massMailBodySchema } from './back-office.js';
 import { characterFormSchema } from './characters.js';
 import {
   entityId,
@@ -54,6 +55,18 @@ describe('names', () => {
       expect(named(broken).map((found) => found.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     }
     expect(named('\n  Élodie the Bold \n').flat()).toEqual([]);
+  });
+
+  // A mass mail's subject is kept to one line as names are, but its refusal speaks of the subject.
+  it('refuse a mass mail subject on two lines in the subject’s own words, names keeping theirs', () => {
+    for (const subject of ['News\r\nBcc: everyone@example.com', 'News\tof the week']) {
+      expect(issues(massMailBodySchema.safeParse({ audience: 'all', subject, body: 'b' }))).toEqual([
+        { path: 'subject', message: 'A subject must fit on one line: no line breaks or tabs' },
+      ]);
+    }
+    expect(issues(characterFormSchema.safeParse({ name: 'Doomed\nDan' }))).toEqual([
+      { path: 'name', message: 'A name must fit on one line: no line breaks or tabs' },
+    ]);
   });
 
   it('refuse C1 controls as control characters, NEL (U+0085) too, as the server-wide input guard does', () => {

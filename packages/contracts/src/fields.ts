@@ -82,12 +82,13 @@ export function text(params?: StringParams) {
  * written into the ledger's sentences, its CSV rows and every list; a line break or tab there breaks them
  * all. Line breaks at either end are only spaces that `.trim()` takes away. Hidden format characters
  * (a soft hyphen, a zero-width space) are taken out: two names that look the same are the same name.
+ * A one-line field that is not a name (a mail's subject) says what it is in `multiLineMessage`.
  */
-export function nameText(params?: StringParams) {
+export function nameText(params?: StringParams, multiLineMessage: string = fieldMessages.multiLineName) {
   return text(params)
     .overwrite(withoutHiddenFormatCharacters)
     .refine((value) => !/[\t\n\r\u2028\u2029]/.test(value.trim()), {
-      message: fieldMessages.multiLineName,
+      message: multiLineMessage,
     });
 }
 

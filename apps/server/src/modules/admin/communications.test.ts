@@ -318,8 +318,8 @@ describe('mass mail', () => {
   // An outside review: a subject with CR/LF went into every mail's Subject header as it was.
   it('refuses a subject that shows blank or takes more than one line, and queues nothing', async () => {
     for (const [subject, message] of [
-      ['News\r\nBcc: everyone@example.com', 'A name must fit on one line: no line breaks or tabs'],
-      ['News\tof the week', 'A name must fit on one line: no line breaks or tabs'],
+      ['News\r\nBcc: everyone@example.com', 'A subject must fit on one line: no line breaks or tabs'],
+      ['News\tof the week', 'A subject must fit on one line: no line breaks or tabs'],
       ['\u200B\u200C\u200D', 'Write a subject'],
     ]) {
       for (const url of ['/admin/mass_mails/preview', '/admin/mass_mails']) {
