@@ -145,8 +145,8 @@ function massMailFooter(appUrl: string): string {
 }
 
 const SERVICE_NOTICE_LINE =
-  'This is a service notice about your account: it goes to every account, even those that turned announcement e-mails off.';
-const UNSUBSCRIBE_LABEL = 'Unsubscribe from announcements by e-mail';
+  'This is a service notice about your account: it goes to every account, even those that turned announcement emails off.';
+const UNSUBSCRIBE_LABEL = 'Unsubscribe from announcements by email';
 
 /**
  * One reader's mass mail: the footer ends with the reader's own unsubscribe link (it works signed out), and
