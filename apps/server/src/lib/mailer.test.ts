@@ -99,6 +99,81 @@ describe('SMTP mailer', () => {
   });
 });
 
+/** A mail server that counts the connections made to it and the ones still open. */
+async function countingServer(options: { socketTimeout?: number } = {}) {
+  const counts = { connections: 0, open: 0, mails: 0 };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    ...options,
+    onConnect(_session, callback) {
+      counts.connections += 1;
+      counts.open += 1;
+      callback();
+    },
+    onClose() {
+      counts.open -= 1;
+    },
+    onData(stream, _session, callback) {
+      stream.resume();
+      stream.on('end', () => {
+        counts.mails += 1;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    counts,
+    smtpUrl: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('SMTP mailer sending many mails (a mass mail)', () => {
+  // Mail review: a mass mail opened, greeted and closed one SMTP connection per reader.
+  it('sends them over one connection, which close() ends', async () => {
+    const sink = await countingServer();
+    try {
+      const mailer = createMailer({
+        smtpUrl: sink.smtpUrl,
+        from: 'Haversack <no-reply@h.test>',
+        dataDir: '/nonexistent',
+        log,
+      });
+      // One after another, as a mass mail batch hands them over.
+      for (let i = 0; i < 5; i += 1) await mailer.send({ ...message, to: `reader${i}@example.com` });
+      expect(sink.counts).toMatchObject({ mails: 5, connections: 1, open: 1 });
+      // Shutdown: no connection is left open to hold the process (or this test's server) up.
+      mailer.close();
+      await vi.waitFor(() => expect(sink.counts.open).toBe(0));
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('opens a new connection when the server closed the one it kept', async () => {
+    const sink = await countingServer({ socketTimeout: 200 });
+    try {
+      const mailer = createMailer({
+        smtpUrl: sink.smtpUrl,
+        from: 'Haversack <no-reply@h.test>',
+        dataDir: '/nonexistent',
+        log,
+      });
+      await mailer.send(message);
+      await vi.waitFor(() => expect(sink.counts.open).toBe(0));
+      await mailer.send(message);
+      expect(sink.counts).toMatchObject({ mails: 2, connections: 2 });
+      mailer.close();
+      await vi.waitFor(() => expect(sink.counts.open).toBe(0));
+    } finally {
+      await sink.close();
+    }
+  });
+});
+
 describe('SMTP mailer against a mail server that stops answering', () => {
   // Mail review: nodemailer waits up to 10 minutes on a silent socket by default, while a mail job gives
   // its send up after half its lease; the retry would then mail again what the first send still delivers.

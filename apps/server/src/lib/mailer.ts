@@ -19,6 +19,7 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** Ends the kept SMTP connections (at shutdown, after the jobs that send): no mail is sent after it. */
   close(): void;
 }
 
@@ -53,6 +54,17 @@ export function createMailer(options: {
     const transport = lazyTransport((nodemailer) =>
       nodemailer.createTransport({
         url: smtpUrl,
+        // A mass mail hands its readers' mails over one after another: over one kept connection, not one
+        // connection (and greeting, and login) per reader. Account mails sent at once share up to five.
+        pool: true,
+        maxConnections: 5,
+        maxMessages: 100,
+        // The pool sends again, on a new connection, a mail whose connection closed before a byte of it
+        // went: after the first try's timeouts, a second round could outlast half the job's lease (see
+        // SMTP_TIMEOUTS_MS). The send fails instead and the job's retry sends it, as without a pool.
+        maxRequeues: 0,
+        // A kept connection says QUIT before its own socket timeout would cut it off.
+        idleTimeout: timeouts.socket / 2,
         connectionTimeout: timeouts.connection,
         greetingTimeout: timeouts.greeting,
         socketTimeout: timeouts.socket,
