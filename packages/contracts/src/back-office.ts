@@ -171,13 +171,17 @@ export const adminReportQuerySchema = pageQuerySchema.extend({
 // ---- Communications ---------------------------------------------------------------------------------
 
 export const announcementLevels = ['info', 'warning', 'critical'] as const;
+/** Here rather than in text-rules.ts with the names' own: the sign-in page loads that file, never this one. */
+export const communicationMessages = {
+  multiLineTitle: 'A title must fit on one line: no line breaks or tabs',
+} as const;
 const dateTime = (name: string) =>
   withinRequestDates(z.iso.datetime({ offset: true, error: `${name} must be a date and time` }), name);
 
 export const announcementBodySchema = z
   .object({
     // A banner's headline: one line, and something a user can see (not "\u200B\u200B").
-    title: nameText({ error: 'Give the announcement a title' })
+    title: nameText({ error: 'Give the announcement a title' }, communicationMessages.multiLineTitle)
       .trim()
       .min(1, 'Give the announcement a title')
       .max(120, 'Keep the title under 120 characters')

@@ -147,7 +147,7 @@ describe('announcements', () => {
     for (const [title, message] of [
       ['\u200B\u200B\u200B', 'Give the announcement a title'],
       ['\u00AD\u2060 \uFEFF', 'Give the announcement a title'],
-      ['Maintenance\r\ntonight', 'A name must fit on one line: no line breaks or tabs'],
+      ['Maintenance\r\ntonight', 'A title must fit on one line: no line breaks or tabs'],
     ]) {
       const refused = await callApi(ctx, 'POST', '/admin/announcements', admin.adminAuth, {
         title,
