@@ -74,10 +74,10 @@ test('an admin changes the tier of a filtered set of users after a dry run, and 
   const tierLabel = await page
     .getByText('Change their tier to (without payment)', { exact: true })
     .boundingBox();
-  const filterLabel = await page.getByText('E-mail contains', { exact: true }).boundingBox();
+  const filterLabel = await page.getByText('Email contains', { exact: true }).boundingBox();
   expect(tierLabel?.height).toBeGreaterThan(0);
   expect(tierLabel?.height).toBe(filterLabel?.height);
-  await page.getByLabel('E-mail contains').fill(tag);
+  await page.getByLabel('Email contains').fill(tag);
   await page.getByRole('button', { name: 'Count Matches (Dry Run)' }).click();
   await expect(page.getByTestId('bulk-preview-count')).toHaveText('1 users match.');
   await expectAccessible(page, 'admin bulk operations');

@@ -203,7 +203,7 @@ describe('loadConfig', () => {
     );
     for (const value of ['notanaddress', 'Haversack', 'Haversack <>', 'a@b c@d']) {
       expect(() => loadConfig({ MAIL_FROM: value }), value).toThrow(
-        /^Invalid configuration: MAIL_FROM must be an e-mail address, alone or as Name <address>/,
+        /^Invalid configuration: MAIL_FROM must be an email address, alone or as Name <address>/,
       );
     }
   });

@@ -137,7 +137,7 @@ const envSchema = z.object({
     .trim()
     .regex(
       mailbox,
-      'must be an e-mail address, alone or as Name <address> (e.g. Haversack <no-reply@example.com>)',
+      'must be an email address, alone or as Name <address> (e.g. Haversack <no-reply@example.com>)',
     )
     .default('Haversack <no-reply@haversack.local>'),
   STRIPE_SECRET_KEY: optionalString.pipe(

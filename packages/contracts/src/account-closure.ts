@@ -5,11 +5,11 @@ import { patronageSchema, subscriptionSchema } from './subscriptions.js';
 
 /**
  * DELETE /users/me: the account's password confirms it; an account without one (made through Discord)
- * types its e-mail instead. Both are optional here: which one is needed depends on the account.
+ * types its email instead. Both are optional here: which one is needed depends on the account.
  */
 export const accountDeletionBodySchema = z.object({
   password: secretText().max(200, 'Password must be at most 200 characters').optional(),
-  confirm_email: text().trim().max(320, 'E-mail must be at most 320 characters').optional(),
+  confirm_email: text().trim().max(320, 'Email must be at most 320 characters').optional(),
 });
 export type AccountDeletionBody = z.infer<typeof accountDeletionBodySchema>;
 
@@ -17,8 +17,8 @@ export const accountClosureMessages = {
   deleted: ACCOUNT_DELETED_MESSAGE,
   passwordRequired: 'Enter your password to delete your account',
   passwordWrong: 'Password is incorrect',
-  emailRequired: 'Type your e-mail address to confirm',
-  emailWrong: 'This is not your account’s e-mail address',
+  emailRequired: 'Type your email address to confirm',
+  emailWrong: 'This is not your account’s email address',
   adminRefused:
     'Admins cannot delete their own account here: have your admin flag revoked first (npm run admin -- revoke EMAIL).',
   noSuccessorRoom: (party: string) =>

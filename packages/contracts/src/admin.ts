@@ -86,7 +86,7 @@ const dateTimeParam = (name: string) =>
     name,
   );
 
-/** Filters of the audit log: actor (id or part of the e-mail), action, target, a date range. */
+/** Filters of the audit log: actor (id or part of the email), action, target, a date range. */
 export const auditLogFilterSchema = z.object({
   actor: text().trim().max(320).optional(),
   action: text().trim().max(100).optional(),
@@ -204,9 +204,9 @@ export const adminSuspendBodySchema = z.object({
 });
 export type AdminSuspendBody = z.infer<typeof adminSuspendBodySchema>;
 
-/** Deleting an account cannot be undone: the admin types the user's e-mail to confirm it. */
+/** Deleting an account cannot be undone: the admin types the user's email to confirm it. */
 export const adminDeleteUserBodySchema = z.object({
-  confirm_email: text().trim().min(1, 'Type the user’s e-mail to confirm').max(320),
+  confirm_email: text().trim().min(1, 'Type the user’s email to confirm').max(320),
 });
 export type AdminDeleteUserBody = z.infer<typeof adminDeleteUserBodySchema>;
 

@@ -231,7 +231,7 @@ export const massMailBodySchema = z.object({
     .max(20_000, 'Keep the message under 20000 characters'),
   /**
    * A service notice (a change to the terms, a security incident) also reaches users who turned announcement
-   * e-mails off; the audit log records it. Absent: false.
+   * emails off; the audit log records it. Absent: false.
    */
   service_notice: z.boolean({ error: 'Say whether this is a service notice' }).optional(),
 });
@@ -272,7 +272,7 @@ export type UserBulkFilter = z.infer<typeof userBulkFilterSchema>;
 export const templateKinds = ['item_template', 'shop_template', 'loot_template'] as const;
 export const templateBulkFilterSchema = z.object({
   kind: z.enum(templateKinds, { error: 'Choose item, shop or loot templates' }),
-  /** Owner: a user id or part of the owner's e-mail. */
+  /** Owner: a user id or part of the owner's email. */
   owner: text().trim().max(320).optional(),
 });
 export type TemplateBulkFilter = z.infer<typeof templateBulkFilterSchema>;

@@ -11,7 +11,7 @@ export const preferencesSchema = z.object({
   notificationsEnabled: z.boolean(),
   soundEffects: z.boolean(),
   /**
-   * Not in spec/01 §3: whether the admins' mass mail (announcements by e-mail) reaches the user. Off, a mass
+   * Not in spec/01 §3: whether the admins' mass mail (announcements by email) reaches the user. Off, a mass
    * mail skips the user unless the admin sends it as a service notice (docs/decisions.md).
    */
   announcementEmails: z.boolean(),
@@ -32,13 +32,13 @@ export type PreferencesUpdateBody = z.infer<typeof preferencesUpdateBodySchema>;
 
 export const preferencesResponseSchema = z.object({ preferences: preferencesSchema });
 
-// ---- Unsubscribing from announcements by e-mail, signed out (the link in a mass mail's footer) -------
+// ---- Unsubscribing from announcements by email, signed out (the link in a mass mail's footer) -------
 
 export const announcementEmailsMessages = {
-  unsubscribed: 'You will no longer receive announcements by e-mail from Haversack.',
-  resubscribed: 'You will receive announcements by e-mail from Haversack again.',
+  unsubscribed: 'You will no longer receive announcements by email from Haversack.',
+  resubscribed: 'You will receive announcements by email from Haversack again.',
   invalid:
-    'This unsubscribe link is not valid: it may have been cut short. Open it again from the e-mail, or sign in and turn off announcement e-mails under Preferences.',
+    'This unsubscribe link is not valid: it may have been cut short. Open it again from the email, or sign in and turn off announcement emails under Preferences.',
 } as const;
 
 /** POST /api/v1/announcement_emails/unsubscribe and /resubscribe: the token of the mail's link. */

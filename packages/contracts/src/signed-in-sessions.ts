@@ -42,7 +42,7 @@ export const signedInSessionMessages = {
   passwordChangedElsewhere: 'Your password was changed on another device. Sign in again with the new one.',
   /** A reset by a mailed link ends every sign-in, the one that asked for it too: nothing was "elsewhere". */
   passwordReset: 'Your password was reset from a link sent by email. Sign in again with the new one.',
-  /** A new e-mail address saved on another device ends every other sign-in. */
+  /** A new email address saved on another device ends every other sign-in. */
   emailChangedElsewhere: 'Your email address was changed on another device. Sign in again to continue.',
   /** The undo link mailed to the old address ends every sign-in. */
   emailChangeReverted: 'A change of your email address was undone. Sign in again to continue.',

@@ -1,7 +1,7 @@
 // The text rule every field follows, with no zod in it: the web client checks the sign-in form with it
 // without loading zod (issue 13 §1). fields.ts builds the zod schemas on it and re-exports it.
 
-/** What an e-mail field says when it is not one; here, without zod, for the sign-in form's own check. */
+/** What an email field says when it is not one; here, without zod, for the sign-in form's own check. */
 export const emailMessage = 'Please enter a valid email address';
 
 export const fieldMessages = {

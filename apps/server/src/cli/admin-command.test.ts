@@ -108,7 +108,7 @@ describe('npm run admin', () => {
     }
   }
 
-  it('grants the flag by e-mail (any case), lists admins, and revokes it, auditing each change', async () => {
+  it('grants the flag by email (any case), lists admins, and revokes it, auditing each change', async () => {
     expect(await run(['list'], target.env)).toEqual({
       code: 0,
       out: 'No admins yet. Make one with: node apps/server/dist/cli/admin.js grant EMAIL',
@@ -217,10 +217,10 @@ describe('npm run admin', () => {
     }
   });
 
-  it('says so when no account has the e-mail, and explains its usage', async () => {
+  it('says so when no account has the email, and explains its usage', async () => {
     expect(await run(['grant', 'nobody@example.com'], target.env)).toMatchObject({
       code: 1,
-      err: `${target.databaseLine}\nhaversack admin: No account has the e-mail nobody@example.com.`,
+      err: `${target.databaseLine}\nhaversack admin: No account has the email nobody@example.com.`,
     });
     const bad = await run(['promote', email], target.env);
     expect(bad.code).toBe(2);
@@ -262,7 +262,7 @@ describe('npm run admin', () => {
       await run(['create', 'owner@example.com', 'other'], { ...target.env, ADMIN_PASSWORD: 'Sup3rSecret' }),
     ).toMatchObject({
       code: 1,
-      err: `${target.databaseLine}\nhaversack admin: An account already has the e-mail owner@example.com.`,
+      err: `${target.databaseLine}\nhaversack admin: An account already has the email owner@example.com.`,
     });
   });
 

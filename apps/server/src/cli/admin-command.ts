@@ -31,10 +31,10 @@ const adminCommand = 'node apps/server/dist/cli/admin.js';
 
 export const adminUsage = [
   `usage: ${adminCommand} <command>   (npm run admin -- <command> in a development checkout)`,
-  '  grant EMAIL    give the account with this e-mail the admin flag',
+  '  grant EMAIL    give the account with this email the admin flag',
   '  revoke EMAIL   take the admin flag away (its admin sessions end at once)',
-  '  unsuspend EMAIL  lift the suspension of the account with this e-mail (an admin locked out, say)',
-  '  list           list the admins (e-mail, username, id, and "active" or "suspended since DATE")',
+  '  unsuspend EMAIL  lift the suspension of the account with this email (an admin locked out, say)',
+  '  list           list the admins (email, username, id, and "active" or "suspended since DATE")',
   '  create EMAIL USERNAME [--password-stdin] [--new-site]',
   '                 create a verified admin account; the password comes from ADMIN_PASSWORD or stdin;',
   '                 --new-site also makes the database when there is none yet (a fresh site)',
@@ -69,7 +69,7 @@ function parse(args: string[]): Parsed {
     )
       return { error: 'usage: create EMAIL USERNAME [--password-stdin] [--new-site]' };
     const checkedEmail = emailSchema.safeParse(email);
-    if (!checkedEmail.success) return { error: `"${email}" is not an e-mail address.` };
+    if (!checkedEmail.success) return { error: `"${email}" is not an email address.` };
     const checkedName = usernameSchema.safeParse(username);
     if (!checkedName.success) return { error: checkedName.error.issues[0]?.message ?? 'bad username' };
     return {
@@ -85,7 +85,7 @@ function parse(args: string[]): Parsed {
     email &&
     rest.length === 0
   ) {
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) return { error: `"${email}" is not an e-mail address.` };
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) return { error: `"${email}" is not an email address.` };
     return { command, email };
   }
   return { error: command ? `unknown or incomplete command: ${args.join(' ')}` : 'no command given' };

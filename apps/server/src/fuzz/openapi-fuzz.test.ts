@@ -355,7 +355,7 @@ async function send(request: FuzzRequest, token: string | undefined) {
   });
 }
 
-/** The owner's token, signed in again when a fuzzed request ended the session (logout, e-mail change). */
+/** The owner's token, signed in again when a fuzzed request ended the session (logout, email change). */
 async function ownerToken(): Promise<string> {
   try {
     await ctx.app.services.accounts.authenticate(await ctx.app.services.accessTokens.verify(owner.token));

@@ -26,7 +26,7 @@ shown once. Send it on every request:
 - **Scope** \`read\` answers GET and HEAD, and the two POSTs that only ask about your plan
   (\`POST /api/v1/subscription/check_feature\` and \`POST /api/v1/subscription/check_limit\`); any other
   method is refused with 403. \`read_write\` may do what you may do in the web app.
-- Changing or resetting the account's password, or undoing an e-mail change, revokes every token
+- Changing or resetting the account's password, or undoing an email change, revokes every token
   (401 \`REVOKED_TOKEN\`): make a new one afterwards.
 - The public calls (sign-up, sign-in, password recovery) need no token at all.
 - **Rate limit**: 600 calls a minute per user by default (\`X-RateLimit-Limit\` tells this server's),

@@ -199,7 +199,7 @@ describe('auth rate limits', () => {
         payload: { party_invitation: { email } },
       });
 
-    it('lets a GM invite a table but stops probing e-mails, per user, for an hour', async () => {
+    it('lets a GM invite a table but stops probing emails, per user, for an hour', async () => {
       ctx = await buildTestApp({ database: database() });
       const budget = defaultAuthRateLimits.invitationsPerUser;
       const gm = await createUser(ctx);

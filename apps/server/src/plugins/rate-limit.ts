@@ -30,7 +30,7 @@ export interface AuthRateLimits {
   joinCodePerIp: number;
   /**
    * Party invitations created, found or not, per user and per address, per `invitationWindowMs`:
-   * inviting by e-mail tells whether an account exists (issue from an outside review), so it must not
+   * inviting by email tells whether an account exists (issue from an outside review), so it must not
    * be a faster lookup than sign-up. A GM inviting a whole table, typos and all, stays far below it.
    */
   invitationsPerUser: number;

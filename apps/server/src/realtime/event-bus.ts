@@ -53,7 +53,7 @@ export class EventBus {
   }
 
   /**
-   * Sessions ended by logout, a password change or reset, refresh-token reuse or an e-mail change: every
+   * Sessions ended by logout, a password change or reset, refresh-token reuse or an email change: every
    * process closes their sockets (cable-server.ts). Call after the commit that ended them.
    */
   sessionsEnded(userId: string, sessionIds: string[], cause?: SessionEndCause): void {

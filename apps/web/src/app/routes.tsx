@@ -82,7 +82,7 @@ export const routes: RouteObject[] = [
         ],
       },
 
-      // E-mail verification uses the auth layout but is open to signed-in users too: the link is usually
+      // Email verification uses the auth layout but is open to signed-in users too: the link is usually
       // followed right after registering, which signs the user in.
       {
         element: <AuthLayout />,

@@ -39,7 +39,7 @@ export async function meRequest(): Promise<User> {
   return data.user;
 }
 
-/** Signed in: the bearer token names the account; signed out: the e-mail does. */
+/** Signed in: the bearer token names the account; signed out: the email does. */
 export async function resendVerificationRequest(email?: string): Promise<string> {
   const { data } = await apiRequest(`${API_V1}/auth/resend_verification`, {
     method: 'POST',

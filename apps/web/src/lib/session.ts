@@ -155,7 +155,7 @@ export function adoptSession(session: AuthSession): User {
   return session.user;
 }
 
-/** Replace the signed-in user after a profile change or e-mail verification. */
+/** Replace the signed-in user after a profile change or email verification. */
 export function updateSessionUser(user: User): void {
   if (useAuthStore.getState().isAuthenticated) setSignedIn(user);
 }

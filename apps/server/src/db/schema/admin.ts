@@ -33,7 +33,7 @@ export const adminSessions = pgTable(
 /**
  * Every admin act and every refused attempt. Append-only: the code has no update or delete path, and a
  * trigger (migration 0012) refuses UPDATE, DELETE and TRUNCATE. No foreign keys: an entry outlives the
- * accounts it names, so the actor's e-mail is kept as written at the time.
+ * accounts it names, so the actor's email is kept as written at the time.
  */
 export const auditLogs = pgTable(
   'audit_logs',

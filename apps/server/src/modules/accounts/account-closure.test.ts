@@ -63,7 +63,7 @@ describe('DELETE /users/me', () => {
     });
     const missing = await deleteMe(ctx, user, {});
     expect([missing.statusCode, errorOf(missing).details?.[0]?.field]).toEqual([422, 'password']);
-    // An e-mail does not stand in for the password of an account that has one.
+    // An email does not stand in for the password of an account that has one.
     const byEmail = await deleteMe(ctx, user, { confirm_email: user.user.email });
     expect(byEmail.statusCode).toBe(422);
 
@@ -331,7 +331,7 @@ describe('DELETE /users/me', () => {
     });
   });
 
-  it('confirms an account without a password (made through Discord) with its e-mail', async () => {
+  it('confirms an account without a password (made through Discord) with its email', async () => {
     const user = await createUser(ctx);
     await accountsRepository.updateUser(ctx.database.db, user.user.id, { passwordHash: null });
     const wrong = await deleteMe(ctx, user, { confirm_email: 'someone@example.com' });

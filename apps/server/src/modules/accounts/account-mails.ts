@@ -32,7 +32,7 @@ export interface AccountMailPayload {
 }
 
 /**
- * Account mails (verification, password reset, the undo link of an e-mail change) are jobs on the durable
+ * Account mails (verification, password reset, the undo link of an email change) are jobs on the durable
  * queue, written in the transaction that stores their link: a request rolled back mails nothing, one
  * committed mails at least once, even if the process dies before the mail left (F2 of the crash review).
  *

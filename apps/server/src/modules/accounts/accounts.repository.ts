@@ -247,7 +247,7 @@ export const accountsRepository = {
   },
 
   /**
-   * Revokes every live personal API token of the user: a password changed, reset or an e-mail change undone
+   * Revokes every live personal API token of the user: a password changed, reset or an email change undone
    * ends every way in, and a token minted with a stolen session is one.
    */
   async revokeApiTokens(db: Executor, userId: string, at: Date): Promise<number> {

@@ -325,7 +325,7 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       schema: {
         tags: ['profile'],
         summary:
-          'Delete your own account for good, confirmed with your password (or your e-mail for an account without one): parties handed over, characters deleted, paid plan cancelled',
+          'Delete your own account for good, confirmed with your password (or your email for an account without one): parties handed over, characters deleted, paid plan cancelled',
         body: accountDeletionBodySchema,
       },
     },

@@ -229,7 +229,7 @@ export class AccountsService {
         passwordHash: null,
         ...(input.emailVerified ? { emailVerifiedAt: this.#now() } : {}),
       });
-      // As at registration: an e-mail change that committed meanwhile keeps the address for its undo link.
+      // As at registration: an email change that committed meanwhile keeps the address for its undo link.
       if (await repo.emailReservedForUndo(tx, input.email, this.#now(), user.id)) {
         throw new AppError('CONFLICT', input.emailTakenMessage, {
           details: [{ field: 'email', message: authMessages.emailTaken }],
@@ -549,7 +549,7 @@ export class AccountsService {
 
   /**
    * The user deletes their own account (docs/decisions.md "Deleting an account"), confirmed with their
-   * password, or with their e-mail when the account has none (made through Discord). Admins are refused:
+   * password, or with their email when the account has none (made through Discord). Admins are refused:
    * an admin account goes only after its flag is revoked. The same path as an admin's deletion, with the
    * user as the actor of the ledger rows and of the audit entry.
    */

@@ -28,7 +28,7 @@ export class UnknownAccountError extends Error {}
 /** The account the command names, locked for the change, or one line saying there is none. */
 async function lockAccount(tx: Executor, email: string) {
   const found = await adminUsersRepository.lockUserByEmail(tx, email.trim());
-  if (!found) throw new UnknownAccountError(`No account has the e-mail ${email.trim()}.`);
+  if (!found) throw new UnknownAccountError(`No account has the email ${email.trim()}.`);
   const account: AdminAccount = {
     id: found.id,
     email: found.email,
@@ -105,7 +105,7 @@ export async function createAdminAccount(
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const taken = await accountsRepository.emailOrUsernameTaken(tx, input);
-    if (taken.email) throw new UnknownAccountError(`An account already has the e-mail ${input.email}.`);
+    if (taken.email) throw new UnknownAccountError(`An account already has the email ${input.email}.`);
     if (taken.username)
       throw new UnknownAccountError(`An account already has the username ${input.username}.`);
     const user = await accountsRepository.insertUser(tx, {

@@ -53,7 +53,7 @@ function userConditions(filter: UserBulkFilter): SQL | undefined {
 /**
  * `suspendable`: only those a bulk suspension acts on, neither admins nor already suspended.
  * `mailable`: only confirmed addresses, so a mass mail never goes to an address its owner never proved.
- * `wantsAnnouncements`: only users who have not turned announcement e-mails off (preferences
+ * `wantsAnnouncements`: only users who have not turned announcement emails off (preferences
  * `announcementEmails`; anything but `false` stored reads as its default, on).
  * `signedUpBy`: only accounts that existed when the operation was queued, so the run acts on the set the
  * admin saw counted, never on someone who signed up (and matched) afterwards.
@@ -83,11 +83,11 @@ const templateTables = {
 };
 
 /**
- * Public templates of one kind, optionally of one owner (a user id or part of the owner's e-mail). Never
+ * Public templates of one kind, optionally of one owner (a user id or part of the owner's email). Never
  * Haversack's own catalogue (system_key set: coins, the SRD items, the system shops and loot): they have no
  * owner, so unpublishing them would hide them from everyone for good (moderation refuses them as well).
  */
-/** A user id exactly; anything else (36 dashes too, which the column would refuse) is a piece of an e-mail. */
+/** A user id exactly; anything else (36 dashes too, which the column would refuse) is a piece of an email. */
 const userIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function templateConditions(filter: TemplateBulkFilter) {

@@ -54,7 +54,7 @@ const operationParamsSchema = z.union([
     audience: z.enum(massMailAudiences),
     subject: z.string(),
     body: z.string(),
-    // Queued before users could turn announcement e-mails off: not a service notice.
+    // Queued before users could turn announcement emails off: not a service notice.
     service_notice: z.boolean().default(false),
   }),
   z.object({
@@ -134,7 +134,7 @@ function mailFilter(audience: MassMailBody['audience']): UserBulkFilter {
   return audience === 'all' ? { status: 'active' } : { status: 'active', tier: audience };
 }
 
-/** Confirmed addresses only; of those who turned announcement e-mails off, none unless a service notice. */
+/** Confirmed addresses only; of those who turned announcement emails off, none unless a service notice. */
 function mailScope(params: MassMailParams) {
   return { mailable: true, wantsAnnouncements: !params.service_notice };
 }
@@ -442,7 +442,7 @@ export class AdminOperationsService {
 
   /**
    * A mass mail batch's claim, in the job's transaction: the next recipients after the cursor (confirmed
-   * addresses of active users who still want announcement e-mails, unless it is a service notice; never
+   * addresses of active users who still want announcement emails, unless it is a service notice; never
    * past the count the admin confirmed). Who turned them off since the count is skipped. Nothing is recorded but the
    * status: the mails go after the commit (#sendMails), which records them.
    */

@@ -31,7 +31,7 @@ export async function adminUsersRoutes(app: FastifyInstance, options: { users: A
     {
       schema: {
         tags: ['admin'],
-        summary: 'Users, newest first: search by e-mail or username, filter by plan, status and admin flag',
+        summary: 'Users, newest first: search by email or username, filter by plan, status and admin flag',
         querystring: adminUserQuerySchema,
         response: { 200: listEnvelope(adminUserSummarySchema) },
       },
@@ -137,7 +137,7 @@ export async function adminUsersRoutes(app: FastifyInstance, options: { users: A
       schema: {
         tags: ['admin'],
         summary:
-          'Delete the account for good (confirmed with its e-mail): parties handed over, characters deleted',
+          'Delete the account for good (confirmed with its email): parties handed over, characters deleted',
         params: userParams,
         body: adminDeleteUserBodySchema,
         response: { 200: successEnvelope(adminDeletedUserSchema) },

@@ -281,7 +281,7 @@ export class AdminUsersService {
 
   /**
    * Deletes an account for good through the one deletion path (account-deletion.ts), which the user's own
-   * profile shares. Never the admin themself, nor another admin; the confirmation is the user's e-mail.
+   * profile shares. Never the admin themself, nor another admin; the confirmation is the user's email.
    */
   async deleteAccount(caller: AdminCaller, userId: string, confirmEmail: string): Promise<AdminDeletedUser> {
     if (userId === caller.user.id)
@@ -302,7 +302,7 @@ export class AdminUsersService {
         if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase())
           throw new RefusedAdminAct(
             { attempted: 'user_deleted', reason: 'wrong_confirmation', targetType: 'user', targetId: userId },
-            AppError.validation([{ field: 'confirm_email', message: 'This is not the user’s e-mail.' }]),
+            AppError.validation([{ field: 'confirm_email', message: 'This is not the user’s email.' }]),
           );
       },
     });

@@ -58,7 +58,7 @@ function openCable(token: string) {
 }
 
 describe('admin users: list and detail', () => {
-  it('searches by e-mail or username and filters by plan, status and admin flag', async () => {
+  it('searches by email or username and filters by plan, status and admin flag', async () => {
     const marker = `finder${Date.now()}`;
     const alice = await createUser(ctx, { email: `${marker}-alice@example.com` });
     await createUser(ctx, { username: `${marker}_bob` });
@@ -299,7 +299,7 @@ describe('refused acts (DESIGN §10: every refused attempt is audited)', () => {
             status: 'error',
             error: expect.objectContaining({
               code: 'VALIDATION_ERROR',
-              details: [{ field: 'confirm_email', message: 'This is not the user’s e-mail.' }],
+              details: [{ field: 'confirm_email', message: 'This is not the user’s email.' }],
             }),
           },
         ],

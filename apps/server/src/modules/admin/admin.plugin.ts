@@ -54,7 +54,7 @@ export interface AdminRoute {
  */
 export async function adminPlugin(app: FastifyInstance, options: AdminPluginOptions) {
   app.decorateRequest('adminSession', null);
-  // Admin answers carry accounts' e-mail addresses, IPs and user agents, and the Reports page's files are
+  // Admin answers carry accounts' email addresses, IPs and user agents, and the Reports page's files are
   // made of them (the audit log's own export among them): no browser or proxy keeps a copy, as none keeps
   // one of the ledger's or the account's export. Here once, so that no admin route can forget it.
   app.addHook('onSend', async (_request, reply, payload) => {

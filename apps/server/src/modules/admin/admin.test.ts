@@ -163,7 +163,7 @@ describe('the admin guard, on every route under /api/v1/admin', () => {
 
 describe('caching of admin answers', () => {
   // The Reports page's five files come from these three answers (users; subscriptions, monthly revenue and
-  // cancellations from the financial page's; the audit log's own export): e-mail addresses, IPs, user
+  // cancellations from the financial page's; the audit log's own export): email addresses, IPs, user
   // agents. Like the ledger's and the account's exports, no browser or proxy may keep a copy (attack
   // review 25 L3).
   it('sends Cache-Control: no-store with every report’s data and the audit log export', async () => {

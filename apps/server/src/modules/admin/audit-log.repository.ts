@@ -6,7 +6,7 @@ export type AuditLogRow = typeof auditLogs.$inferSelect;
 export type NewAuditLogRow = typeof auditLogs.$inferInsert;
 
 export interface AuditLogFilter {
-  /** An actor's id, or part of the e-mail they had at the time. */
+  /** An actor's id, or part of the email they had at the time. */
   actor?: string;
   action?: string;
   targetType?: string;

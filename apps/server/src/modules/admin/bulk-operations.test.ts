@@ -438,7 +438,7 @@ describe('bulk operations on templates', () => {
     expect(await auditLogRepository.forSubject(ctx.database.db, privateOne.id)).toEqual([]);
   });
 
-  it('finds an owner by id or by a piece of their e-mail, and 36 characters that are no id match nothing', async () => {
+  it('finds an owner by id or by a piece of their email, and 36 characters that are no id match nothing', async () => {
     const owner = await createUser(ctx);
     await createTemplate(ctx, { creatorId: owner.user.id, visibility: 'public' });
     const count = async (ownerFilter: string, kind = 'item_template') => {
@@ -452,7 +452,7 @@ describe('bulk operations on templates', () => {
     };
     expect(await count(owner.user.id)).toBe(1);
     expect(await count(owner.user.id.toUpperCase())).toBe(1);
-    // Shaped like an id to a loose pattern, but not one (they answered 500): read as a piece of an e-mail.
+    // Shaped like an id to a loose pattern, but not one (they answered 500): read as a piece of an email.
     for (const notAnId of ['a'.repeat(36), '-'.repeat(36), 'f'.repeat(36)]) {
       expect(await count(notAnId)).toBe(0);
       expect(await count(notAnId, 'shop_template')).toBe(0);

@@ -123,7 +123,7 @@ export async function communicationsAdminRoutes(
       schema: {
         tags: ['admin'],
         summary:
-          'How many users the mail would go to (confirmed addresses; who turned announcement e-mails off only for a service notice); sends nothing',
+          'How many users the mail would go to (confirmed addresses; who turned announcement emails off only for a service notice); sends nothing',
         body: massMailBodySchema,
         response: { 200: successEnvelope(bulkPreviewSchema) },
       },
@@ -143,7 +143,7 @@ export async function communicationsAdminRoutes(
       schema: {
         tags: ['admin'],
         summary:
-          'E-mail all users or one tier in the background (audited), leaving out who turned announcement e-mails off unless service_notice; poll GET /admin/operations/:id. 409 while the same mail is queued or running',
+          'Email all users or one tier in the background (audited), leaving out who turned announcement emails off unless service_notice; poll GET /admin/operations/:id. 409 while the same mail is queued or running',
         body: massMailBodySchema,
         response: { 202: successEnvelope(adminOperationSchema) },
       },

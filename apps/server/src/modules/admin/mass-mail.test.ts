@@ -231,7 +231,7 @@ describe('a mass mail queued by an earlier version', () => {
   });
 });
 
-/** Turns a reader's announcement e-mails off as the Preferences page does. */
+/** Turns a reader's announcement emails off as the Preferences page does. */
 async function optOut(ctx: TestContext, reader: SignedInUser): Promise<void> {
   const response = await ctx.app.inject({
     method: 'PUT',
@@ -254,7 +254,7 @@ function headerOf(raw: string, name: string): string | undefined {
   return new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1]?.trim();
 }
 
-describe('users who turned announcement e-mails off', () => {
+describe('users who turned announcement emails off', () => {
   it('are left out of the count and of the mail, and so is one who turns them off after the count', async () => {
     const ctx = await app();
     const admin = await createAdmin(ctx);
@@ -373,7 +373,7 @@ describe('a mass mail’s unsubscribe link', () => {
     expect(await announcementEmailsOf(ctx, second)).toBe(true);
   });
 
-  it('is in no account mail, which still reaches who turned announcement e-mails off', async () => {
+  it('is in no account mail, which still reaches who turned announcement emails off', async () => {
     const ctx = await app();
     const [quiet] = await readers(ctx, 1);
     if (!quiet) throw new Error('no readers');
@@ -411,7 +411,7 @@ describe('a mass mail that would reach nobody', () => {
     const before = await rowsLeft();
     const message = 'Nobody in this audience would receive this mail: no mail would be sent.';
 
-    // Nobody holds the top tier; the one reader of "all" turned announcement e-mails off.
+    // Nobody holds the top tier; the one reader of "all" turned announcement emails off.
     for (const audience of ['tier_3', 'all']) {
       const mail = { audience, subject: SUBJECT, body: 'Nobody will read this.' };
       const preview = await callApi(ctx, 'POST', '/admin/mass_mails/preview', admin.adminAuth, mail);

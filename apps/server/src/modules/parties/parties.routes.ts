@@ -276,7 +276,7 @@ export async function partiesRoutes(
   r.post(
     '/parties/:id/invitations',
     {
-      // Inviting by e-mail tells whether an account exists, so invitations are counted, found or not,
+      // Inviting by email tells whether an account exists, so invitations are counted, found or not,
       // per address and per user, like sign-ups (docs/decisions.md, rate limits).
       preHandler: [
         app.limitByKey('invitation-ip', limits.invitationsPerIp, (req) => req.ip, limits.invitationWindowMs),

@@ -457,7 +457,7 @@ export class PatronagesService {
   /**
    * The other members of a party, for a caller who may sponsor (the grant's own refusal otherwise, in its
    * words): what the caller may grant each, and whether someone already sponsors them. A member's plan is
-   * account and billing information (as their e-mail is): the caller learns only the plans they could
+   * account and billing information (as their email is): the caller learns only the plans they could
    * grant, and of another patron's sponsorship only that it exists (outside review, finding 2).
    */
   async eligible(userId: string, partyId: string): Promise<EligibleMember[]> {

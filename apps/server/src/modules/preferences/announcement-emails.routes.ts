@@ -40,7 +40,7 @@ export async function announcementEmailsRoutes(
         ...noSignIn,
         tags: ['preferences'],
         summary:
-          'Turn announcement e-mails (admin mass mail) off with the token of a mass mail’s unsubscribe link, signed out',
+          'Turn announcement emails (admin mass mail) off with the token of a mass mail’s unsubscribe link, signed out',
         body: announcementEmailsTokenBodySchema,
         response: { 200: resultEnvelope },
       },
@@ -58,7 +58,7 @@ export async function announcementEmailsRoutes(
       schema: {
         ...noSignIn,
         tags: ['preferences'],
-        summary: 'Undo the unsubscribe: announcement e-mails on again, with the same token',
+        summary: 'Undo the unsubscribe: announcement emails on again, with the same token',
         body: announcementEmailsTokenBodySchema,
         response: { 200: resultEnvelope },
       },

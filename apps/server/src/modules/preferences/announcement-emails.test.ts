@@ -40,7 +40,7 @@ function tampered(token: string): string {
 }
 
 describe('the unsubscribe link of a mass mail, signed out', () => {
-  it('starts on: announcement e-mails are wanted until turned off', async () => {
+  it('starts on: announcement emails are wanted until turned off', async () => {
     const user = await createUser(ctx);
     expect(await announcementEmailsOf(user)).toBe(true);
   });
@@ -67,7 +67,7 @@ describe('the unsubscribe link of a mass mail, signed out', () => {
     expect(json(off)).toEqual({
       status: 'success',
       data: { announcement_emails: false },
-      message: 'You will no longer receive announcements by e-mail from Haversack.',
+      message: 'You will no longer receive announcements by email from Haversack.',
     });
     expect(await announcementEmailsOf(user)).toBe(false);
     // A second click (the page opened again) says the same.

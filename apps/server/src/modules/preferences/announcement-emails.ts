@@ -14,7 +14,7 @@ export const ONE_CLICK_PATH = '/api/v1/announcement_emails/one_click';
  * The unsubscribe links of a mass mail, which work signed out. A token is `USER_ID.MAC`: the MAC is an
  * HMAC-SHA256 of the user's id under a key derived from the server's secret (JWT_SECRET or
  * DATA_DIR/jwt-secret) for this purpose only, as the account mails' link tokens are (account-mails.ts).
- * Nothing is stored: the link may only turn the account's announcement e-mails off or on again, so it does
+ * Nothing is stored: the link may only turn the account's announcement emails off or on again, so it does
  * not expire (a mail read months later still unsubscribes); a changed secret makes the old links invalid.
  */
 export class AnnouncementEmailLinks {
@@ -60,7 +60,7 @@ export class AnnouncementEmailLinks {
   }
 }
 
-/** Turns a user's announcement e-mails off or on with the link of a mass mail, signed out. */
+/** Turns a user's announcement emails off or on with the link of a mass mail, signed out. */
 export class AnnouncementEmailsService {
   readonly #db: Database;
   readonly #links: AnnouncementEmailLinks;

@@ -16,7 +16,7 @@ import { useEscapeClosesMenu } from './use-escape-closes-menu';
 import { useSignOut } from './use-sign-out';
 
 /**
- * spec/01 §2 admin area: the admin bar (e-mail, initial of the username, ADMIN MODE badge, Exit Admin Mode
+ * spec/01 §2 admin area: the admin bar (email, initial of the username, ADMIN MODE badge, Exit Admin Mode
  * link to /dashboard, a static session timer and last action) and the admin side menu.
  */
 export function AdminLayout() {
@@ -161,7 +161,7 @@ export function AdminLayout() {
         data-closes-on-navigation={isMobile || undefined}
       >
         <NavLinks items={adminNavigation} pathname={pathname} exact />
-        {/* spec/01 §2: the bar shows the admin's e-mail; a phone's bar has no room, its menu says it. */}
+        {/* spec/01 §2: the bar shows the admin's email; a phone's bar has no room, its menu says it. */}
         <AppShell.Section hiddenFrom="sm" p="xs" mt="sm">
           <Text size="xs" c="dimmed">
             Signed in as

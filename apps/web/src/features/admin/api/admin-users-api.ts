@@ -85,7 +85,7 @@ export const adminUserActions = {
   unsuspend: (userId: string) => detailCall(userId, 'unsuspend'),
   revokeSessions: (userId: string) => detailCall(userId, 'revoke_sessions'),
   grantTier: (userId: string, body: AdminGrantTierBody) => detailCall(userId, 'tier', body),
-  /** Deletes the account for good; the admin confirms by typing the user's e-mail. */
+  /** Deletes the account for good; the admin confirms by typing the user's email. */
   deleteAccount: (userId: string, confirmEmail: string) =>
     adminRequest(`${API_V1}/admin/users/${userId}`, {
       method: 'DELETE',

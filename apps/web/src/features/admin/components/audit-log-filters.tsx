@@ -78,7 +78,7 @@ export function AuditLogFilters({
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
         <TextInput
           label="Actor"
-          description="E-mail (or part of it) or user id"
+          description="Email (or part of it) or user id"
           value={draft.actor}
           onChange={(e) => set('actor')(e.currentTarget.value)}
         />

@@ -21,14 +21,14 @@ const routes = [
 ];
 
 describe('DeleteAccountDialog', () => {
-  it('stays disabled until the e-mail is typed, then deletes with it and returns to the list', async () => {
+  it('stays disabled until the email is typed, then deletes with it and returns to the list', async () => {
     const fetchMock = mockFetch(() => success(deleted));
     renderRoutes(routes, `/admin/users/${user.id}`);
     const confirm = await screen.findByRole('button', { name: 'Delete account' });
     expect(confirm).toBeDisabled();
-    await userEvent.type(screen.getByLabelText(/Type the user’s e-mail to confirm/), 'mira@example.co');
+    await userEvent.type(screen.getByLabelText(/Type the user’s email to confirm/), 'mira@example.co');
     expect(confirm).toBeDisabled();
-    await userEvent.type(screen.getByLabelText(/Type the user’s e-mail to confirm/), 'm');
+    await userEvent.type(screen.getByLabelText(/Type the user’s email to confirm/), 'm');
     expect(confirm).toBeEnabled();
     await userEvent.click(confirm);
 
@@ -73,7 +73,7 @@ describe('DeleteAccountDialog', () => {
   it('shows the server’s refusal and stays open', async () => {
     mockFetch(() => failure(403, 'FORBIDDEN', 'Admins cannot be deleted: revoke their admin flag first.'));
     renderRoutes(routes, `/admin/users/${user.id}`);
-    await userEvent.type(await screen.findByLabelText(/Type the user’s e-mail to confirm/), user.email);
+    await userEvent.type(await screen.findByLabelText(/Type the user’s email to confirm/), user.email);
     await userEvent.click(screen.getByRole('button', { name: 'Delete account' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Admins cannot be deleted');
     expect(screen.queryByText('All users')).not.toBeInTheDocument();

@@ -7,7 +7,7 @@ import { isApiError } from '../../../lib/http-client';
 import { toast } from '../../../lib/toast';
 import { adminUserActions, adminUserQueryOptions } from '../api/admin-users-api';
 
-/** Staff see why the server refused (an admin, a wrong e-mail), not the catalogue's generic text. */
+/** Staff see why the server refused (an admin, a wrong email), not the catalogue's generic text. */
 function refusalOf(error: Error): string {
   if (!isApiError(error)) return error.message;
   return error.details[0]?.message ?? error.serverMessage ?? error.message;
@@ -32,7 +32,7 @@ function sponsorshipsLine(given: Props['sponsorshipsGiven']): string | null {
 }
 
 /**
- * Deleting an account cannot be undone, so the admin types the user's e-mail to confirm. What happens to
+ * Deleting an account cannot be undone, so the admin types the user's email to confirm. What happens to
  * the user's things is docs/decisions.md "Deleting an account"; the dialog says it in short.
  */
 export function DeleteAccountDialog({ opened, onClose, user, sponsorshipsGiven }: Props) {
@@ -86,7 +86,7 @@ export function DeleteAccountDialog({ opened, onClose, user, sponsorshipsGiven }
             <List.Item>they are signed out at once and their subscription ends.</List.Item>
           </List>
           <TextInput
-            label="Type the user’s e-mail to confirm"
+            label="Type the user’s email to confirm"
             value={typed}
             onChange={(event) => setTyped(event.currentTarget.value)}
             autoComplete="off"

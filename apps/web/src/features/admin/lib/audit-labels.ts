@@ -32,7 +32,7 @@ const refusalReasons: Record<AdminSessionRefusalReason | AdminActRefusalReason, 
   other_sign_in: 'an admin session of another sign-in',
   own_account: 'it is the admin’s own account',
   target_is_admin: 'the user is an admin',
-  wrong_confirmation: 'the confirmation e-mail was wrong',
+  wrong_confirmation: 'the confirmation email was wrong',
 };
 
 /** The act an admin_action_refused entry names, finishing "Attempted: …". */
@@ -64,7 +64,7 @@ export function auditActionColor(action: string): string {
   return 'blue';
 }
 
-/** Who acted: a person's e-mail, or the command line for `npm run admin`. */
+/** Who acted: a person's email, or the command line for `npm run admin`. */
 export function auditActorLabel(entry: { actor_id: string | null; actor_email: string | null }): string {
   if (entry.actor_email) return entry.actor_email;
   if (entry.actor_id) return entry.actor_id;
@@ -89,7 +89,7 @@ const targetTypeLabels: Record<string, string> = {
 export interface AuditTarget {
   /** The target's type in words. */
   type: string;
-  /** The e-mail, name, title or reason the entry carries for it, if any. */
+  /** The email, name, title or reason the entry carries for it, if any. */
   name: string | null;
   /** The raw id, for the record. */
   id: string | null;

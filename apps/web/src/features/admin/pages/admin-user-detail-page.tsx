@@ -216,7 +216,7 @@ export function AdminUserDetailPage() {
         </Title>
         <Text c="dimmed" size="sm">
           {user.username} · joined {adminDateTime(user.created_at)} ·{' '}
-          {user.email_verified ? 'e-mail verified' : 'e-mail not verified'}
+          {user.email_verified ? 'email verified' : 'email not verified'}
         </Text>
         <UserStatusBadges user={user} />
         {user.suspended_at ? (

@@ -120,7 +120,7 @@ export function AdminUsersPage() {
       <Stack gap={4}>
         <Title order={1}>Users</Title>
         <Text c="dimmed" size="sm">
-          Find an account by e-mail or username; open it to see its parties, plan and sessions, or to act on
+          Find an account by email or username; open it to see its parties, plan and sessions, or to act on
           it.
         </Text>
       </Stack>
@@ -128,7 +128,7 @@ export function AdminUsersPage() {
         <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
           <TextInput
             label="Search"
-            placeholder="E-mail or username"
+            placeholder="Email or username"
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
           />

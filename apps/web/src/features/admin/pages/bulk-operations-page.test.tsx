@@ -16,7 +16,7 @@ describe('BulkOperationsPage, suspending users', () => {
     );
     renderRoutes(routes, '/admin/bulk-operations');
     await userEvent.click(await screen.findByRole('radio', { name: 'Suspend' }));
-    await userEvent.type(screen.getByLabelText('E-mail contains'), 'spam.example');
+    await userEvent.type(screen.getByLabelText('Email contains'), 'spam.example');
     await userEvent.type(screen.getByRole('textbox', { name: /Reason for the suspension/ }), 'spam wave');
     await userEvent.click(screen.getByRole('button', { name: 'Count Matches (Dry Run)' }));
 

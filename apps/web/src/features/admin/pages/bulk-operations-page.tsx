@@ -181,7 +181,7 @@ export function BulkOperationsPage() {
                   w={{ base: '100%', xs: 180 }}
                 />
                 <TextInput
-                  label="E-mail contains"
+                  label="Email contains"
                   value={email}
                   onChange={(e) => setEmail(e.currentTarget.value)}
                   w={{ base: '100%', xs: 220 }}
@@ -239,7 +239,7 @@ export function BulkOperationsPage() {
                 w={{ base: '100%', xs: 200 }}
               />
               <TextInput
-                label="Owner (e-mail or id)"
+                label="Owner (email or id)"
                 value={owner}
                 onChange={(e) => setOwner(e.currentTarget.value)}
                 w={{ base: '100%', xs: 260 }}

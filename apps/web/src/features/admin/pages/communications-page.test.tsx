@@ -115,14 +115,14 @@ describe('CommunicationsPage', () => {
     renderRoutes(routes, '/admin/communications');
     await userEvent.click(await screen.findByRole('combobox', { name: 'Send to' }));
     await userEvent.click(screen.getByRole('option', { name: 'Hero plan' }));
-    const form = screen.getByRole('heading', { name: 'E-mail users' }).closest('div') ?? document.body;
+    const form = screen.getByRole('heading', { name: 'Email users' }).closest('div') ?? document.body;
     await userEvent.type(within(form).getByRole('textbox', { name: /Subject/ }), 'News');
     await userEvent.type(within(form).getByRole('textbox', { name: /Message/ }), 'Hello heroes');
-    await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Send Email' }));
 
-    const dialog = await screen.findByRole('dialog', { name: 'Send E-mail' });
+    const dialog = await screen.findByRole('dialog', { name: 'Send Email' });
     expect(dialog).toHaveTextContent(
-      'This will e-mail 12 users (Hero plan) with a confirmed address; unconfirmed addresses are left out.',
+      'This will email 12 users (Hero plan) with a confirmed address; unconfirmed addresses are left out.',
     );
     const preview = callsTo(fetchMock, '/admin/mass_mails/preview', 'POST')[0];
     expect(JSON.parse(String(preview?.[1]?.body))).toEqual({
@@ -135,7 +135,7 @@ describe('CommunicationsPage', () => {
     await waitFor(() => expect(callsTo(fetchMock, '/admin/mass_mails', 'POST')).toHaveLength(1));
   });
 
-  it('leaves out who turned announcement e-mails off unless sent as a service notice, which it says', async () => {
+  it('leaves out who turned announcement emails off unless sent as a service notice, which it says', async () => {
     const fetchMock = mockFetch(({ url, init }) => {
       if (url.endsWith('/admin/mass_mails/preview')) return success({ count: 5 });
       if (url.endsWith('/admin/mass_mails') && init.method === 'POST')
@@ -144,22 +144,22 @@ describe('CommunicationsPage', () => {
     });
     renderRoutes(routes, '/admin/communications');
     const form =
-      (await screen.findByRole('heading', { name: 'E-mail users' })).closest('div') ?? document.body;
+      (await screen.findByRole('heading', { name: 'Email users' })).closest('div') ?? document.body;
     await userEvent.type(within(form).getByRole('textbox', { name: /Subject/ }), 'New terms');
     await userEvent.type(within(form).getByRole('textbox', { name: /Message/ }), 'They change.');
-    await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
-    const ordinary = await screen.findByRole('dialog', { name: 'Send E-mail' });
-    expect(ordinary).toHaveTextContent('Users who turned announcement e-mails off are left out too.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send Email' }));
+    const ordinary = await screen.findByRole('dialog', { name: 'Send Email' });
+    expect(ordinary).toHaveTextContent('Users who turned announcement emails off are left out too.');
     await userEvent.click(within(ordinary).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     const notice = screen.getByRole('checkbox', { name: 'Service notice: send even to users who opted out' });
     expect(notice).not.toBeChecked();
     await userEvent.click(notice);
-    await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Send E-mail' });
+    await userEvent.click(screen.getByRole('button', { name: 'Send Email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send Email' });
     expect(dialog).toHaveTextContent(
-      'As a service notice it also reaches users who turned announcement e-mails off.',
+      'As a service notice it also reaches users who turned announcement emails off.',
     );
     const previews = callsTo(fetchMock, '/admin/mass_mails/preview', 'POST');
     expect(JSON.parse(String(previews[0]?.[1]?.body))).toEqual({
@@ -190,12 +190,12 @@ describe('CommunicationsPage', () => {
     });
     renderRoutes(routes, '/admin/communications');
     const form =
-      (await screen.findByRole('heading', { name: 'E-mail users' })).closest('div') ?? document.body;
+      (await screen.findByRole('heading', { name: 'Email users' })).closest('div') ?? document.body;
     await userEvent.type(within(form).getByRole('textbox', { name: /Subject/ }), 'News');
     await userEvent.type(within(form).getByRole('textbox', { name: /Message/ }), 'Hello');
-    await userEvent.click(screen.getByRole('button', { name: 'Send E-mail' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Send Email' }));
     await userEvent.click(
-      within(await screen.findByRole('dialog', { name: 'Send E-mail' })).getByRole('button', {
+      within(await screen.findByRole('dialog', { name: 'Send Email' })).getByRole('button', {
         name: 'Send',
       }),
     );

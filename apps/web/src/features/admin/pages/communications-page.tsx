@@ -73,14 +73,14 @@ function errorText(error: unknown): string | null {
   return 'Something went wrong. Please try again.';
 }
 
-/** Issue 15 Communications (/admin/communications): banners in the app, and e-mail to users. */
+/** Issue 15 Communications (/admin/communications): banners in the app, and email to users. */
 export function CommunicationsPage() {
   usePageTitle('Admin Communications');
   return (
     <Stack gap="lg">
       <AdminPageHeader
         title="Communications"
-        description="Announce things in the app, or e-mail all users or one tier."
+        description="Announce things in the app, or email all users or one tier."
       />
       <AnnouncementsSection />
       <MassMailSection />
@@ -279,7 +279,7 @@ function MassMailSection() {
   const [audience, setAudience] = useState<Audience>('all');
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
-  /** Sent even to users who turned announcement e-mails off (a change of terms, a security incident). */
+  /** Sent even to users who turned announcement emails off (a change of terms, a security incident). */
   const [serviceNotice, setServiceNotice] = useState(false);
   /** The recipients counted before sending: the confirmation says how many people the mail reaches. */
   const [recipients, setRecipients] = useState<number | null>(null);
@@ -307,7 +307,7 @@ function MassMailSection() {
   return (
     <Card withBorder padding="md">
       <Title order={2} size="h3" mb="sm">
-        E-mail users
+        Email users
       </Title>
       <form
         onSubmit={(event) => {
@@ -355,7 +355,7 @@ function MassMailSection() {
             <Alert color="yellow">
               {serviceNotice
                 ? `Nobody in ${audienceLabel(audience)} has a confirmed address: no mail would be sent.`
-                : `Nobody in ${audienceLabel(audience)} has a confirmed address and wants announcement e-mails: no mail would be sent.`}
+                : `Nobody in ${audienceLabel(audience)} has a confirmed address and wants announcement emails: no mail would be sent.`}
             </Alert>
           ) : null}
           {count.error || send.error ? (
@@ -363,7 +363,7 @@ function MassMailSection() {
           ) : null}
           <Group>
             <Button type="submit" loading={count.isPending}>
-              Send E-mail
+              Send Email
             </Button>
           </Group>
         </Stack>
@@ -372,8 +372,8 @@ function MassMailSection() {
         opened={recipients !== null && recipients > 0}
         onClose={() => setRecipients(null)}
         onConfirm={() => send.mutate()}
-        title="Send E-mail"
-        message={`This will e-mail ${formatCount(recipients ?? 0)} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}) with a confirmed address; unconfirmed addresses are left out. ${serviceNotice ? 'As a service notice it also reaches users who turned announcement e-mails off.' : 'Users who turned announcement e-mails off are left out too.'} A sent mail cannot be called back. Send it?`}
+        title="Send Email"
+        message={`This will email ${formatCount(recipients ?? 0)} ${recipients === 1 ? 'user' : 'users'} (${audienceLabel(audience)}) with a confirmed address; unconfirmed addresses are left out. ${serviceNotice ? 'As a service notice it also reaches users who turned announcement emails off.' : 'Users who turned announcement emails off are left out too.'} A sent mail cannot be called back. Send it?`}
         confirmLabel="Send"
         loading={send.isPending}
       />
@@ -391,7 +391,7 @@ function MassMailSection() {
           onRetry={() => void recent.refetch()}
         />
       ) : recent.data.length === 0 ? (
-        <EmptyState title="No Mailings" message="No e-mail has been sent to users from here yet." />
+        <EmptyState title="No Mailings" message="No email has been sent to users from here yet." />
       ) : (
         <Stack gap="md">
           {recent.data.map((operation) => (

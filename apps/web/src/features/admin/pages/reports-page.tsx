@@ -35,7 +35,7 @@ const financial = (queryClient: QueryClient) => queryClient.fetchQuery(adminFina
 const reports: Report[] = [
   {
     name: 'Users',
-    description: `Every account, newest first: e-mail, username, plan, status, verification, admin flag, joined and last seen (at most ${formatCount(USERS_REPORT_MAX)}).`,
+    description: `Every account, newest first: email, username, plan, status, verification, admin flag, joined and last seen (at most ${formatCount(USERS_REPORT_MAX)}).`,
     download: async () => {
       const { users, truncated } = await fetchUsersForReport();
       save(

@@ -6,7 +6,7 @@ const messageSchema = z.object({ message: z.string() });
 const verifiedSchema = z.object({ message: z.string(), user: userSchema.optional() });
 
 /**
- * Password recovery and e-mail verification (spec/01 §7). These screens show their own banners and toasts
+ * Password recovery and email verification (spec/01 §7). These screens show their own banners and toasts
  * (spec/01 §8), so the automatic catalogue toast is turned off.
  */
 /**

@@ -10,7 +10,7 @@ export interface AnnouncementEmailsChange extends AnnouncementEmailsResult {
 }
 
 /**
- * The unsubscribe link of a mass mail, signed out: the token says whose announcement e-mails to turn off
+ * The unsubscribe link of a mass mail, signed out: the token says whose announcement emails to turn off
  * (or on again). The page shows its own refusal, so no catalogue toast.
  */
 async function setAnnouncementEmails(token: string, subscribed: boolean): Promise<AnnouncementEmailsChange> {

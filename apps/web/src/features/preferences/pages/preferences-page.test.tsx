@@ -59,15 +59,15 @@ describe('PreferencesPage', () => {
     expect(screen.queryByText(/dice/i)).not.toBeInTheDocument();
   });
 
-  it('turns announcement e-mails off, saying what they are and what still comes', async () => {
+  it('turns announcement emails off, saying what they are and what still comes', async () => {
     const fetchMock = mockFetch(({ init }) =>
       init.method === 'PUT'
         ? success({ preferences: { ...defaultPreferences, announcementEmails: false } })
         : success({ preferences: defaultPreferences }),
     );
     renderRoutes(routes, '/profile/preferences');
-    const section = await screen.findByRole('region', { name: 'E-mail' });
-    const announcements = within(section).getByRole('switch', { name: /Announcements by e-mail/ });
+    const section = await screen.findByRole('region', { name: 'Email' });
+    const announcements = within(section).getByRole('switch', { name: /Announcements by email/ });
     expect(announcements).toBeChecked();
     expect(
       within(section).getByText(
@@ -76,16 +76,16 @@ describe('PreferencesPage', () => {
     ).toBeInTheDocument();
     await userEvent.setup().click(announcements);
     await vi.waitFor(() =>
-      expect(screen.getByRole('switch', { name: /Announcements by e-mail/ })).not.toBeChecked(),
+      expect(screen.getByRole('switch', { name: /Announcements by email/ })).not.toBeChecked(),
     );
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({ preferences: { announcementEmails: false } });
   });
 
-  it('shows announcement e-mails off when they were turned off (by the link in a mail, say)', async () => {
+  it('shows announcement emails off when they were turned off (by the link in a mail, say)', async () => {
     mockFetch(() => success({ preferences: { ...defaultPreferences, announcementEmails: false } }));
     renderRoutes(routes, '/profile/preferences');
-    expect(await screen.findByRole('switch', { name: /Announcements by e-mail/ })).not.toBeChecked();
+    expect(await screen.findByRole('switch', { name: /Announcements by email/ })).not.toBeChecked();
   });
 
   it('rolls back and toasts "Failed to update preferences" when the save fails', async () => {

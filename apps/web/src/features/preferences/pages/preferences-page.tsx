@@ -31,7 +31,7 @@ const switches: PreferenceSwitch[] = [
 const emailSwitches: PreferenceSwitch[] = [
   {
     key: 'announcementEmails',
-    label: 'Announcements by e-mail',
+    label: 'Announcements by email',
     description:
       'Receive news and announcements from the Haversack team. Mails about your account, such as password resets, and service notices always reach you.',
   },
@@ -94,7 +94,7 @@ export function PreferencesPage() {
           {(
             [
               ['behaviour', 'Behaviour', switches],
-              ['email', 'E-mail', emailSwitches],
+              ['email', 'Email', emailSwitches],
             ] as const
           ).map(([id, heading, items]) => (
             <Paper key={id} withBorder p="lg" component="section" aria-labelledby={`${id}-heading`}>

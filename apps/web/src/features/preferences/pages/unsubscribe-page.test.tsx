@@ -30,7 +30,7 @@ describe('UnsubscribePage', { timeout: 30_000 }, () => {
     renderRoutes(routes, '/unsubscribe?token=user-1.mac');
     expect(await screen.findByRole('heading', { name: 'Unsubscribed' })).toBeInTheDocument();
     expect(
-      screen.getByText('You will no longer receive announcements by e-mail from Haversack.'),
+      screen.getByText('You will no longer receive announcements by email from Haversack.'),
     ).toBeInTheDocument();
     expect(calls(fetchMock)).toEqual([
       {

@@ -14,7 +14,7 @@ import {
 
 /**
  * /unsubscribe?token=…, the link in a mass mail's footer: works signed out. Opening it turns the account's
- * announcement e-mails off and says so; the page offers the undo (and, undone, to unsubscribe again).
+ * announcement emails off and says so; the page offers the undo (and, undone, to unsubscribe again).
  */
 export function UnsubscribePage() {
   usePageTitle('Unsubscribe');
@@ -25,7 +25,7 @@ export function UnsubscribePage() {
       token={searchParams.get('token')}
       act={unsubscribeOnce}
       invalidMessage={announcementEmailsMessages.invalid}
-      progress={{ title: 'Unsubscribing', status: 'Turning off announcement e-mails...' }}
+      progress={{ title: 'Unsubscribing', status: 'Turning off announcement emails...' }}
       done={(result, token) => <Unsubscribed token={token} unsubscribed={result} />}
       failed={(message) => (
         <LinkActionResult

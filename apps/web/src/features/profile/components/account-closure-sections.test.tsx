@@ -91,7 +91,7 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Sign in page')).toBeInTheDocument();
   });
 
-  it('asks an account without a password (Discord) to type its e-mail', async () => {
+  it('asks an account without a password (Discord) to type its email', async () => {
     const fetchMock = mockFetch(() => new Response(null, { status: 204 }), {
       discordLink: { account: null, has_password: false },
     });
@@ -99,7 +99,7 @@ describe('Delete account (danger zone)', { timeout: 30_000 }, () => {
     const { router } = renderSections();
     await user.click(screen.getByRole('button', { name: 'Delete account…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
-    const email = await within(dialog).findByLabelText(/Type your e-mail address to confirm/);
+    const email = await within(dialog).findByLabelText(/Type your email address to confirm/);
     expect(within(dialog).queryByLabelText(/Your password/)).toBeNull();
     await user.type(email, 'ranger@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));

@@ -148,7 +148,7 @@ export function DeleteAccountSection() {
 function DeleteAccountForm({ onCancel }: { onCancel: () => void }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
-  // Whether the account has a password: one made through Discord confirms with its e-mail instead.
+  // Whether the account has a password: one made through Discord confirms with its email instead.
   const link = useQuery(discordLinkQueryOptions());
   const [value, setValue] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -208,7 +208,7 @@ function DeleteAccountForm({ onCancel }: { onCancel: () => void }) {
         ) : null}
         {byEmail ? (
           <TextInput
-            label="Type your e-mail address to confirm"
+            label="Type your email address to confirm"
             description={user.email}
             type="email"
             autoComplete="off"

@@ -37,7 +37,7 @@ describe('ProfilePage and the general toasts (spec/01 §8)', { timeout: 30_000 }
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/elsewhere'));
   });
 
-  it('after a new e-mail is saved, says a link went to it and the other devices were signed out, and lists them gone', async () => {
+  it('after a new email is saved, says a link went to it and the other devices were signed out, and lists them gone', async () => {
     useUiStore.setState({ toasts: [] });
     const thisDevice = {
       id: 'session-this',
@@ -105,7 +105,7 @@ describe('ProfilePage and the general toasts (spec/01 §8)', { timeout: 30_000 }
     expect(writes).toEqual([]);
   });
 
-  it('refuses an invalid new e-mail on its field only, with no required-fields toast', async () => {
+  it('refuses an invalid new email on its field only, with no required-fields toast', async () => {
     useUiStore.setState({ toasts: [] });
     const fetchMock = mockFetch(() => success([]));
     const user = userEvent.setup();
