@@ -15,7 +15,7 @@ export function AuditTargetLabel({ entry }: { entry: AuditLogEntry }) {
   return (
     <Stack gap={0} style={{ overflowWrap: 'anywhere' }}>
       {target.href ? (
-        <Anchor component={Link} to={target.href} size="sm">
+        <Anchor component={Link} to={target.href} size="sm" className="haversack-touch-target">
           {words}
         </Anchor>
       ) : (

@@ -3,7 +3,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { renderRoutes } from '../../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { SYSTEM_HEALTH_REFRESH_MS } from '../api/system-health-api';
 import { SystemHealthPage } from './system-health-page';
 
@@ -73,6 +75,19 @@ describe('SystemHealthPage', { timeout: 30_000 }, () => {
     expect(within(card('Application')).getByText('Node.js v20.19.0')).toBeInTheDocument();
     expect(within(card('Application')).getByText('Up for 2 h 5 min')).toBeInTheDocument();
     expect(within(card('Application')).getByText('Memory (RSS): 150 MB')).toBeInTheDocument();
+  });
+
+  describe('on a phone', () => {
+    restoreViewportAfterEach();
+    it('makes the job queue’s Background Jobs link at least 24 px tall (screen sweep: 20 px)', async () => {
+      useGlobalStyles('Anchor');
+      setViewport(375, 812);
+      mockFetch(() => success(buildHealth()));
+      renderRoutes(routes, '/admin/system-health');
+      await screen.findByRole('heading', { name: 'Job queue' });
+      const link = within(card('Job queue')).getByRole('link', { name: 'Background Jobs' });
+      expect(getComputedStyle(link).minHeight).toBe('24px');
+    });
   });
 
   it('says it could not load, and Try Again asks again', async () => {

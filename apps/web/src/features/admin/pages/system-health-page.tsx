@@ -98,7 +98,7 @@ function HealthCards({ health }: { health: SystemHealth }) {
         <Line>Queued (due now): {formatCount(jobs.queued)}</Line>
         <Line>Scheduled later: {formatCount(jobs.scheduled)}</Line>
         <Line>Failed: {formatCount(jobs.failed)}</Line>
-        <Anchor component={Link} to="/admin/jobs" size="sm">
+        <Anchor component={Link} to="/admin/jobs" size="sm" className="haversack-touch-target">
           Background Jobs
         </Anchor>
       </HealthCard>

@@ -6,7 +6,9 @@ import { THEME_STORAGE_KEY } from '../../../lib/theme-storage';
 import { toast } from '../../../lib/toast';
 import { useUiStore } from '../../../stores/ui-store';
 import { failure, mockFetch, success } from '../../../test/fixtures';
+import { useGlobalStyles } from '../../../test/global-styles';
 import { renderRoutes } from '../../../test/render';
+import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { PreferencesPage } from './preferences-page';
 
 const routes = [{ path: '/profile/preferences', element: <PreferencesPage /> }];
@@ -44,6 +46,27 @@ describe('PreferencesPage', () => {
     await vi.waitFor(() =>
       expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(true),
     );
+  });
+
+  describe('on a phone', () => {
+    restoreViewportAfterEach();
+    it('makes each theme a target at least 24 px tall, its label as tall (screen sweep: 20 px)', async () => {
+      useGlobalStyles('InlineInput', 'Radio');
+      setViewport(375, 812);
+      mockFetch(() => success({ preferences: defaultPreferences }));
+      renderRoutes(routes, '/profile/preferences');
+      for (const name of ['Light', 'Dark']) {
+        // The label is what a finger taps besides the 20 px circle: it chooses the theme as the circle does.
+        const radio = await screen.findByRole('radio', { name });
+        const label = radio instanceof HTMLInputElement ? radio.labels?.[0] : undefined;
+        if (!label) throw new Error(`no label for ${name}`);
+        expect(getComputedStyle(label).minHeight, name).toBe('24px');
+        // The 20 px circle sits beside the taller label's middle, not at its top.
+        const row = label.closest('.mantine-Radio-body');
+        if (!row) throw new Error(`no row for ${name}`);
+        expect(getComputedStyle(row).alignItems, name).toBe('center');
+      }
+    });
   });
 
   it('offers only preferences that do something: no dice animation', async () => {

@@ -37,6 +37,15 @@ const emailSwitches: PreferenceSwitch[] = [
   },
 ];
 
+/**
+ * On a phone each theme's label is a 24 px target (screen sweep: 20 px, the circle's height); its row
+ * centres the 20 px circle beside it rather than leave it at the top.
+ */
+const themeRadio = {
+  classNames: { label: 'haversack-touch-target' },
+  styles: { body: { alignItems: 'center' } },
+} as const;
+
 export function PreferencesPage() {
   usePageTitle('Preferences');
   const preferences = useQuery(preferencesQueryOptions());
@@ -84,8 +93,8 @@ export function PreferencesPage() {
                 data-testid="preference-theme"
               >
                 <Group gap="lg" mt="xs">
-                  <Radio value="light" label="Light" />
-                  <Radio value="dark" label="Dark" />
+                  <Radio value="light" label="Light" {...themeRadio} />
+                  <Radio value="dark" label="Dark" {...themeRadio} />
                 </Group>
               </Radio.Group>
             </Stack>
