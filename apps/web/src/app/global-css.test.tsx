@@ -510,6 +510,19 @@ describe('global.css: the × that clears a field, on a touch screen', () => {
     const clear = getComputedStyle(container.querySelector('.mantine-InputClearButton-root') as Element);
     expect(clear.minWidth).not.toBe('28px');
   });
+
+  it('keeps the text out from under the × and the chevron under a mouse too', () => {
+    // Screen sweep (1280 px): the field's text stopped 34 px from its end, under the 50 px that hold the ×
+    // and the chevron; Mantine's own rule for that padding never applies (it names the wrapper twice).
+    useStyles('Input', 'Combobox', 'CloseButton');
+    setViewport(1280, 800);
+    const { container } = renderClearable();
+    const wrapper = container.querySelector('.mantine-Select-wrapper') as Element;
+    const section = container.querySelector('.mantine-Input-section[data-position="right"]') as Element;
+    const sectionWidth = getComputedStyle(section).getPropertyValue('--section-size');
+    expect(sectionWidth).toBe('calc(3.125rem * 1)');
+    expect(getComputedStyle(wrapper).getPropertyValue('--input-padding-inline-end')).toBe(sectionWidth);
+  });
 });
 
 describe('global.css: toasts on a short screen and over the item sheet', () => {
