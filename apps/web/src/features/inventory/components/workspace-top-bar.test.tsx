@@ -6,16 +6,18 @@ import { WorkspaceTopBar } from './workspace-top-bar';
 
 function Harness({
   back,
+  owner = 'Nim Quickfingers',
   filters = { rarity: null, minValue: null, maxValue: null },
 }: {
   back?: { href: string; label: string };
+  owner?: string;
   filters?: { rarity: string | null; minValue: number | null; maxValue: number | null };
 }) {
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
   return (
     <WorkspaceTopBar
-      owner="Nim Quickfingers"
+      owner={owner}
       back={back}
       titleOrder={1}
       wide
@@ -89,6 +91,16 @@ it.each(['Rarity', 'Minimum value (gp)'])(
 );
 
 describe('WorkspaceTopBar title (spec/02 §2)', () => {
+  it('shows a long owner whole, wrapping, not cut with an ellipsis (screen sweep: the party’s Inventory tab)', () => {
+    const owner = 'The Fellowship of the Extremely Long Party Name That Goes On And On Around The Ring';
+    const { unmount } = renderWithProviders(<Harness owner={owner} />);
+    const shown = screen.getByTestId('workspace-owner');
+    expect(shown).toHaveTextContent(owner);
+    expect(shown).not.toHaveAttribute('data-truncate');
+    expect(shown.style.overflowWrap).toBe('anywhere');
+    unmount();
+  });
+
   it('is "Inventory Management", with the owner as its subtitle and an optional back button', () => {
     const { unmount } = renderWithProviders(
       <Harness back={{ href: '/characters/c-1', label: 'Back to Nim Quickfingers' }} />,
@@ -96,7 +108,7 @@ describe('WorkspaceTopBar title (spec/02 §2)', () => {
     const heading = screen.getByRole('heading', { level: 1, name: 'Inventory Management' });
     expect(heading).toHaveAccessibleDescription('Nim Quickfingers');
     expect(screen.getByTestId('workspace-owner')).toHaveTextContent('Nim Quickfingers');
-    // Cut to one line with an ellipsis: the whole name is its tooltip (review: a 100-letter name had none).
+    // The whole name is its tooltip too (review: a 100-letter name, then cut to a line, had none).
     expect(screen.getByTestId('workspace-owner')).toHaveAttribute('title', 'Nim Quickfingers');
     expect(screen.getByRole('link', { name: 'Back to Nim Quickfingers' })).toHaveAttribute(
       'href',

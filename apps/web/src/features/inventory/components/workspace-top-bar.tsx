@@ -148,13 +148,16 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             >
               {workspaceTitle}
             </Title>
-            {/* Cut to a line: the whole name is its tooltip (and the character's or party's own page). */}
+            {/*
+              Whole, wrapping (screen sweep: the party's Inventory tab cut a long party name its page title
+              shows whole); the tooltip names it as before.
+            */}
             <Text
               id={ownerId}
               size="sm"
               c="dimmed"
-              truncate
               title={props.owner}
+              style={{ overflowWrap: 'anywhere' }}
               data-testid="workspace-owner"
             >
               {props.owner}
