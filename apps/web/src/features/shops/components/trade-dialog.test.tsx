@@ -710,6 +710,21 @@ describe('TradeDialog', () => {
     expect(within(dialog).getByRole('textbox', { name: /Quantity/ })).toBeDisabled();
   }, 20_000);
 
+  it('shows a long item name whole in its title, wrapping, not past the dialog’s edge (screen sweep)', async () => {
+    // A name of one 125-letter word ran 1,100 px past the Sell dialog's right edge on a phone, and a long
+    // name of many words set its lines at Mantine's line height of 1, descenders on the next line's capitals.
+    const name = `Sword${'N'.repeat(120)}`;
+    mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
+    renderWithProviders(
+      <TradeDialog offer={{ ...offer, side: 'sell', name, max: 1, unitCp: 2 }} onClose={() => undefined} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: `Sell ${name}` });
+    const title = within(dialog).getByTestId('trade-dialog-title');
+    expect(title).toHaveTextContent(`Sell ${name}`);
+    expect(title.style.overflowWrap).toBe('anywhere');
+    expect(title.style.lineHeight).toBe('1.3');
+  }, 20_000);
+
   it('a sale waits for the shop’s price before it can be confirmed', async () => {
     mockShop(() => failure(500, 'INTERNAL_SERVER_ERROR', 'boom'));
     renderWithProviders(

@@ -297,7 +297,19 @@ export function TradeDialog({ offer, onClose }: { offer: TradeOffer | null; onCl
     <Modal
       opened={offer !== null}
       onClose={onClose}
-      title={buying ? `Buy ${shown.name}` : `Sell ${shown.name}`}
+      title={
+        // A long name shows whole, wrapping inside the dialog, at a line height its lines can be read at
+        // (screen sweep: a one-word name ran past a phone's edge; Mantine sets titles at 1), as the item's own.
+        <Text
+          component="span"
+          inherit
+          lh={1.3}
+          style={{ overflowWrap: 'anywhere' }}
+          data-testid="trade-dialog-title"
+        >
+          {buying ? `Buy ${shown.name}` : `Sell ${shown.name}`}
+        </Text>
+      }
       closeButtonProps={{ 'aria-label': 'Close' }}
       centered
     >
