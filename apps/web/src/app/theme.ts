@@ -179,6 +179,10 @@ function subtleTextColors(theme: MantineTheme): Record<string, string> {
   return variables;
 }
 
+/**
+ * The variables above over Mantine's own. The app does not run it: what it gives is written ahead into
+ * theme-variables.css (theme-variables.test.tsx keeps the file true; `-u` writes it again after a change).
+ */
 export const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
   variables: {},
   light: {
