@@ -12,23 +12,16 @@
 // bulk (the API would take minutes). Then the planner's statistics are gathered as a running server gathers
 // them (PGlite: db/planner-statistics.ts, a minute after the start; PostgreSQL: its autovacuum).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq, isNotNull, like, sql } from 'drizzle-orm';
 import pg from 'pg';
-import pino from 'pino';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
 import { openPglite, openPostgres } from '../apps/server/src/db/client.ts';
 import { analyzeGrownTables } from '../apps/server/src/db/planner-statistics.ts';
 import { containers, transactions } from '../apps/server/src/db/schema/inventory.ts';
 import { itemInstances, itemTemplates } from '../apps/server/src/db/schema/items.ts';
 import { seedDatabase } from '../apps/server/src/db/seed.ts';
-import { MailQueue } from '../apps/server/src/lib/mail-queue.ts';
-import { createMailer } from '../apps/server/src/lib/mailer.ts';
 import { reportResult } from './lib/bench-result.mjs';
+import { deterministicRandom, median, percentile, startInProcessApp } from './lib/in-process-app.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,26 +36,9 @@ const EXTRA_CONTAINERS_PER_CHARACTER = 2; // with the main one: 108 containers
 const STASH_STACKS = 528;
 const LEDGER_ROWS = 15_800;
 
-/** A small deterministic generator, so that every run reads the same campaign. */
-function generator(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-const random = generator(7);
+const random = deterministicRandom(7);
 const between = (low, high) => low + Math.floor(random() * (high - low + 1));
 const pick = (list) => list[Math.floor(random() * list.length)];
-
-function median(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-function percentile(samples, p) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-}
 
 // ---- the database ------------------------------------------------------------------------------------
 
@@ -86,28 +62,11 @@ async function openDatabase() {
   return openPostgres(target.toString(), { max: 10 });
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-bench-'));
-const log = pino({ level: 'silent' });
-const config = loadConfig({
-  NODE_ENV: 'test',
-  DATA_DIR: dataDir,
-  APP_URL: 'http://bench.test',
-  LOG_LEVEL: 'silent',
-  BILLING_PROVIDER: 'local',
-});
 const database = await openDatabase();
 const { db } = database;
 await database.migrate();
 await seedDatabase(db);
-const mail = new MailQueue(createMailer({ from: config.mailFrom, dataDir, log }), log);
-const app = await buildApp({
-  config,
-  database,
-  mail,
-  jwtSecret: randomBytes(32).toString('hex'),
-  logger: false,
-});
-await app.ready();
+const { app, close } = await startInProcessApp(database, { BILLING_PROVIDER: 'local' });
 
 // ---- the campaign ------------------------------------------------------------------------------------
 
@@ -338,8 +297,5 @@ for (const name of Object.keys(cases)) {
   }
 }
 
-await app.close();
-mail.close();
-await database.close();
+await close();
 await dropDatabase();
-rmSync(dataDir, { recursive: true, force: true });

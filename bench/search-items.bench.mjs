@@ -5,20 +5,12 @@
 // Builds the real app on a fresh in-memory PGlite (migrations + seed: coins and the 578 SRD items), adds
 // the extra templates, then times requests through app.inject. Every query is timed interleaved with the
 // baseline GET /api/v1/health, so the ratios survive a noisy machine (DESIGN §1 benchmarks).
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
 import { openPglite } from '../apps/server/src/db/client.ts';
 import { itemTemplates } from '../apps/server/src/db/schema/items.ts';
 import { seedDatabase } from '../apps/server/src/db/seed.ts';
-import { MailQueue } from '../apps/server/src/lib/mail-queue.ts';
-import { createMailer } from '../apps/server/src/lib/mailer.ts';
 import { reportResult } from './lib/bench-result.mjs';
+import { deterministicRandom, median, percentile, startInProcessApp } from './lib/in-process-app.mjs';
 
 const { values: args } = parseArgs({
   options: { templates: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '200' } },
@@ -26,15 +18,7 @@ const { values: args } = parseArgs({
 const templateCount = Number(args.templates);
 const rounds = Number(args.rounds);
 
-/** A small deterministic generator, so that every run searches the same catalogue. */
-function generator(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-const random = generator(42);
+const random = deterministicRandom(42);
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 const adjectives = [
@@ -88,23 +72,6 @@ function extraTemplate(i) {
   };
 }
 
-function median(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-function percentile(samples, p) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-}
-
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'haversack-bench-'));
-const log = pino({ level: 'silent' });
-const config = loadConfig({
-  NODE_ENV: 'test',
-  DATA_DIR: dataDir,
-  APP_URL: 'http://bench.test',
-  LOG_LEVEL: 'silent',
-});
 const database = await openPglite({});
 await database.migrate();
 await seedDatabase(database.db);
@@ -116,15 +83,7 @@ for (let i = 0; i < templateCount; i += 1000) {
 }
 const insertMs = performance.now() - started;
 
-const mail = new MailQueue(createMailer({ from: config.mailFrom, dataDir, log }), log);
-const app = await buildApp({
-  config,
-  database,
-  mail,
-  jwtSecret: randomBytes(32).toString('hex'),
-  logger: false,
-});
-await app.ready();
+const { app, close } = await startInProcessApp(database);
 const session = await app.services.accounts.register(
   {
     email: 'bench@example.com',
@@ -218,7 +177,4 @@ for (const name of Object.keys(cases)) {
   });
 }
 
-await app.close();
-mail.close();
-await database.close();
-rmSync(dataDir, { recursive: true, force: true });
+await close();
