@@ -174,6 +174,7 @@ export const announcementLevels = ['info', 'warning', 'critical'] as const;
 /** Here rather than in text-rules.ts with the names' own: the sign-in page loads that file, never this one. */
 export const communicationMessages = {
   multiLineTitle: 'A title must fit on one line: no line breaks or tabs',
+  multiLineSubject: 'A subject must fit on one line: no line breaks or tabs',
 } as const;
 const dateTime = (name: string) =>
   withinRequestDates(z.iso.datetime({ offset: true, error: `${name} must be a date and time` }), name);
@@ -213,14 +214,10 @@ export const announcementSchema = z.object({
 export type Announcement = z.infer<typeof announcementSchema>;
 
 export const massMailAudiences = ['all', ...tierIdentifiers] as const;
-/** Here rather than in text-rules.ts with the names' own: the sign-in page loads that file, never this one. */
-export const massMailMessages = {
-  multiLineSubject: 'A subject must fit on one line: no line breaks or tabs',
-} as const;
 export const massMailBodySchema = z.object({
   audience: z.enum(massMailAudiences, { error: 'Choose all users or one tier' }),
   // It becomes every mail's Subject header: a line break there would start a header of its own.
-  subject: nameText({ error: 'Write a subject' }, massMailMessages.multiLineSubject)
+  subject: nameText({ error: 'Write a subject' }, communicationMessages.multiLineSubject)
     .trim()
     .min(1, 'Write a subject')
     .max(200, 'Keep the subject under 200 characters')
