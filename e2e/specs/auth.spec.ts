@@ -305,6 +305,10 @@ test('a toast that cannot load its component while the network is down leaves th
   // reload for stale code (the server answers, so a missing chunk looks like an old build) is spent there,
   // 10 s before it may come again; signed up through the API, it came on /profile and lost the click.
   await new AccountPages(page).register(newAccount('offline'));
+  // That reload comes once the server has answered its check, after the dashboard is reached: on a busy
+  // machine it aborted the visit to /profile below (net::ERR_ABORTED). Wait until it has been spent.
+  await page.waitForFunction(() => sessionStorage.getItem('haversack_stale_code_reload') !== null);
+  await page.waitForLoadState('load');
   await page.goto('/profile');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.getByTestId('profile-save').click();
