@@ -21,7 +21,13 @@ import { containers, transactions } from '../apps/server/src/db/schema/inventory
 import { itemInstances, itemTemplates } from '../apps/server/src/db/schema/items.ts';
 import { seedDatabase } from '../apps/server/src/db/seed.ts';
 import { reportResult } from './lib/bench-result.mjs';
-import { deterministicRandom, median, percentile, startInProcessApp } from './lib/in-process-app.mjs';
+import {
+  deterministicRandom,
+  median,
+  percentile,
+  startInProcessApp,
+  timeReads,
+} from './lib/in-process-app.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -222,35 +228,7 @@ const cases = {
   'party ledger, first page (GM)': `/api/v1/transactions/party/${party.id}`,
 };
 
-async function time(url) {
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  const response = await app.inject({ method: 'GET', url, headers });
-  const elapsed = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  if (response.statusCode !== 200)
-    throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
-  return { elapsed, cpu: (cpu.user + cpu.system) / 1000, response };
-}
-
-// Warm up the JIT, the plan cache and the buffer cache.
-for (let i = 0; i < 10; i++) {
-  await time('/api/v1/health');
-  for (const url of Object.values(cases)) await time(url);
-}
-const samples = { health: [] };
-const cpuSamples = { health: [] };
-for (const name of Object.keys(cases)) {
-  samples[name] = [];
-  cpuSamples[name] = [];
-}
-for (let round = 0; round < rounds; round++) {
-  for (const [name, url] of [['health', '/api/v1/health'], ...Object.entries(cases)]) {
-    const { elapsed, cpu } = await time(url);
-    samples[name].push(elapsed);
-    cpuSamples[name].push(cpu);
-  }
-}
+const { samples, cpuSamples, time } = await timeReads(app, headers, cases, { warmups: 10, rounds });
 const sizes = {};
 for (const [name, url] of Object.entries(cases)) sizes[name] = (await time(url)).response.rawPayload.length;
 

@@ -10,7 +10,13 @@ import { openPglite } from '../apps/server/src/db/client.ts';
 import { itemTemplates } from '../apps/server/src/db/schema/items.ts';
 import { seedDatabase } from '../apps/server/src/db/seed.ts';
 import { reportResult } from './lib/bench-result.mjs';
-import { deterministicRandom, median, percentile, startInProcessApp } from './lib/in-process-app.mjs';
+import {
+  deterministicRandom,
+  median,
+  percentile,
+  startInProcessApp,
+  timeReads,
+} from './lib/in-process-app.mjs';
 
 const { values: args } = parseArgs({
   options: { templates: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '200' } },
@@ -76,7 +82,7 @@ const database = await openPglite({});
 await database.migrate();
 await seedDatabase(database.db);
 
-let started = performance.now();
+const started = performance.now();
 for (let i = 0; i < templateCount; i += 1000) {
   const batch = Array.from({ length: Math.min(1000, templateCount - i) }, (_, j) => extraTemplate(i + j));
   await database.db.insert(itemTemplates).values(batch);
@@ -108,41 +114,10 @@ const cases = {
   'accents "epee"': '/api/v1/search/items?search=epee',
 };
 
-async function time(url) {
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  const response = await app.inject({ method: 'GET', url, headers });
-  const elapsed = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  if (response.statusCode !== 200)
-    throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
-  // The process's CPU time too: on a shared machine the wall clock also counts other processes' turns.
-  return { elapsed, cpu: (cpu.user + cpu.system) / 1000, body: response };
-}
-
-// Warm up the JIT, the plan cache and the buffer cache.
-for (let i = 0; i < 20; i++) {
-  await time('/api/v1/health');
-  for (const url of Object.values(cases)) await time(url);
-}
-
-const samples = { health: [] };
-const cpuSamples = { health: [] };
-for (const name of Object.keys(cases)) {
-  samples[name] = [];
-  cpuSamples[name] = [];
-}
-started = performance.now();
-for (let round = 0; round < rounds; round++) {
-  for (const [name, url] of [['health', '/api/v1/health'], ...Object.entries(cases)]) {
-    const { elapsed, cpu } = await time(url);
-    samples[name].push(elapsed);
-    cpuSamples[name].push(cpu);
-  }
-}
+const { samples, cpuSamples, time } = await timeReads(app, headers, cases, { warmups: 20, rounds });
 const totals = {};
 for (const [name, url] of Object.entries(cases))
-  totals[name] = (await time(url)).body.json().meta.total_count;
+  totals[name] = (await time(url)).response.json().meta.total_count;
 
 const baseline = median(samples.health);
 console.log(

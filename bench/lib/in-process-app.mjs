@@ -61,3 +61,34 @@ export function percentile(samples, p) {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
+
+/**
+ * Times GET `cases` (name → url) against the health request, interleaved round by round so that a noisy
+ * moment hits them all: `warmups` rounds first (the JIT, the plan cache and the buffer cache), then `rounds`.
+ * Each sample keeps the wall clock and the process's CPU time (on a shared machine the wall clock also
+ * counts other processes' turns). `time(url)` is handed back for the caller's own follow-up reads.
+ */
+export async function timeReads(app, headers, cases, { warmups, rounds }) {
+  async function time(url) {
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    const response = await app.inject({ method: 'GET', url, headers });
+    const elapsed = performance.now() - start;
+    const cpu = process.cpuUsage(cpuStart);
+    if (response.statusCode !== 200)
+      throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
+    return { elapsed, cpu: (cpu.user + cpu.system) / 1000, response };
+  }
+  const all = [['health', '/api/v1/health'], ...Object.entries(cases)];
+  for (let i = 0; i < warmups; i++) for (const [, url] of all) await time(url);
+  const samples = Object.fromEntries(all.map(([name]) => [name, []]));
+  const cpuSamples = Object.fromEntries(all.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, url] of all) {
+      const { elapsed, cpu } = await time(url);
+      samples[name].push(elapsed);
+      cpuSamples[name].push(cpu);
+    }
+  }
+  return { samples, cpuSamples, time };
+}
