@@ -26,6 +26,17 @@ const message = {
   link: 'http://app/reset-password/abc',
 };
 
+/** The SMTP mailer the app makes for `smtpUrl`, with no spool directory to fall back on. */
+function smtpMailer(smtpUrl: string, timeoutsMs?: Parameters<typeof createMailer>[0]['timeoutsMs']) {
+  return createMailer({
+    smtpUrl,
+    from: 'Haversack <no-reply@h.test>',
+    dataDir: '/nonexistent',
+    log,
+    timeoutsMs,
+  });
+}
+
 describe('SMTP mailer', () => {
   let server: SMTPServer;
   const received: string[] = [];
@@ -51,12 +62,7 @@ describe('SMTP mailer', () => {
 
   it('delivers plain-text and HTML bodies to a real SMTP server', async () => {
     const { port } = server.server.address() as AddressInfo;
-    const mailer = createMailer({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      from: 'Haversack <no-reply@h.test>',
-      dataDir: '/nonexistent',
-      log,
-    });
+    const mailer = smtpMailer(`smtp://127.0.0.1:${port}`);
     await mailer.send(message);
     mailer.close();
     expect(received).toHaveLength(1);
@@ -71,12 +77,7 @@ describe('SMTP mailer', () => {
   // reply or a vacation responder must not answer it (and so bounce off no-reply@).
   it('marks every mail Auto-Submitted: auto-generated, a mass mail keeping its List-Unsubscribe', async () => {
     const { port } = server.server.address() as AddressInfo;
-    const mailer = createMailer({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      from: 'Haversack <no-reply@h.test>',
-      dataDir: '/nonexistent',
-      log,
-    });
+    const mailer = smtpMailer(`smtp://127.0.0.1:${port}`);
     const before = received.length;
     await mailer.send(message);
     await mailer.send({
@@ -136,12 +137,7 @@ describe('SMTP mailer sending many mails (a mass mail)', () => {
   it('sends them over one connection, which close() ends', async () => {
     const sink = await countingServer();
     try {
-      const mailer = createMailer({
-        smtpUrl: sink.smtpUrl,
-        from: 'Haversack <no-reply@h.test>',
-        dataDir: '/nonexistent',
-        log,
-      });
+      const mailer = smtpMailer(sink.smtpUrl);
       // One after another, as a mass mail batch hands them over.
       for (let i = 0; i < 5; i += 1) await mailer.send({ ...message, to: `reader${i}@example.com` });
       expect(sink.counts).toMatchObject({ mails: 5, connections: 1, open: 1 });
@@ -156,12 +152,7 @@ describe('SMTP mailer sending many mails (a mass mail)', () => {
   it('opens a new connection when the server closed the one it kept', async () => {
     const sink = await countingServer({ socketTimeout: 200 });
     try {
-      const mailer = createMailer({
-        smtpUrl: sink.smtpUrl,
-        from: 'Haversack <no-reply@h.test>',
-        dataDir: '/nonexistent',
-        log,
-      });
+      const mailer = smtpMailer(sink.smtpUrl);
       await mailer.send(message);
       await vi.waitFor(() => expect(sink.counts.open).toBe(0));
       await mailer.send(message);
@@ -191,13 +182,7 @@ describe('SMTP mailer against a mail server that stops answering', () => {
     });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
-    const mailer = createMailer({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      from: 'Haversack <no-reply@h.test>',
-      dataDir: '/nonexistent',
-      log,
-      timeoutsMs: { connection: 500, greeting: 500, socket: 300 },
-    });
+    const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, { connection: 500, greeting: 500, socket: 300 });
     const started = Date.now();
     await expect(mailer.send(message)).rejects.toThrow(/timeout/i);
     expect(Date.now() - started).toBeLessThan(5_000);
