@@ -52,16 +52,19 @@ export class PartyNotesService {
       if (!current) throw AppError.notFound('Party not found.');
       // Saving what is already there loses nothing, whichever version it started from.
       if (current.notes === input.notes) return { row: current, changed: false };
-      // The party row is locked, so the version cannot move between this check and the save.
+      // The party row is locked, so the version cannot move between this check and the save. Checked here
+      // rather than left to the save's own condition: a version past the column's range (a 4-byte integer)
+      // would reach the database as a parameter it refuses, a server error instead of this refusal.
+      const conflict = () =>
+        new AppError('CONFLICT', partyNotesMessages.conflict(current.editor?.username ?? 'Someone'));
+      if (input.version !== current.version) throw conflict();
       const version = await repo.save(tx, party.id, {
         notes: input.notes,
         expectedVersion: input.version,
         editorId: actor.id,
         at: new Date(),
       });
-      if (version === undefined) {
-        throw new AppError('CONFLICT', partyNotesMessages.conflict(current.editor?.username ?? 'Someone'));
-      }
+      if (version === undefined) throw conflict();
       const row = await repo.find(tx, party.id);
       if (!row) throw AppError.notFound('Party not found.');
       return { row, changed: true };

@@ -73,6 +73,24 @@ describe('GET/PATCH parties/{id}/notes (issue 14)', () => {
     });
   });
 
+  it('answers a save from a version the notes never had with CONFLICT, however large, and keeps them', async () => {
+    const { gm, party, player } = await table();
+    expect((await save(gm, party.id, 'Session 1: goblins', 0)).statusCode).toBe(200);
+    // Past the version column's range (a 4-byte integer) as well as inside it: never a server error.
+    for (const version of [7, 2_147_483_647, 2_147_483_648, Number.MAX_SAFE_INTEGER]) {
+      const ahead = await save(player, party.id, 'Session 1: kobolds', version);
+      expect(ahead.statusCode, `version ${version}: ${ahead.body}`).toBe(409);
+      expect(json<Answer>(ahead).error).toMatchObject({
+        code: 'CONFLICT',
+        message: partyNotesMessages.conflict(gm.user.username),
+      });
+    }
+    expect(json<Answer>(await read(player, party.id)).data).toMatchObject({
+      notes: 'Session 1: goblins',
+      version: 1,
+    });
+  });
+
   it('lets exactly one of two saves from the same version win', async () => {
     const { gm, party, player } = await table();
     const answers = await Promise.all([
