@@ -136,6 +136,18 @@ describe('CharacterWealthStrip', () => {
     expect(within(strip).getByTestId('encumbrance-badge')).toHaveTextContent('Heavily encumbered');
   });
 
+  it('says the wealth to the copper, as the character page does: never a smaller figure', async () => {
+    // 1,266 gp 2 sp 4 cp on the character page read "Wealth 1,266 gp" on its inventory page, and 15 cp
+    // "15 cp" beside the page's "1 sp 5 cp".
+    mockWealth(() => success(rich));
+    const { unmount } = renderWithProviders(<CharacterWealthStrip characterId="char-1" />);
+    expect(await screen.findByTestId('wealth-strip')).toHaveTextContent(/Wealth 1,266 gp 2 sp 4 cp\s*Load/);
+    unmount();
+    mockWealth(() => success(buildCharacterWealth({ items_value_cp: 15, total_value_cp: 15 })));
+    renderWithProviders(<CharacterWealthStrip characterId="char-1" />);
+    expect(await screen.findByTestId('wealth-strip')).toHaveTextContent(/Wealth 1 sp 5 cp\s*Load/);
+  });
+
   it('gives an untracked load without its max weight, on the page and in the strip', async () => {
     // Review (coins, 9): weight not tracked, yet "/ 50 lbs" and a full bar.
     const untracked = buildCharacterWealth({

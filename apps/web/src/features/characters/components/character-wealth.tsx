@@ -2,7 +2,6 @@ import {
   type CharacterWealth,
   type Currency,
   formatEnUs,
-  formatStackValue,
   formatStackWorth,
   type Purse,
 } from '@haversack/contracts';
@@ -210,8 +209,10 @@ export function CharacterWealthStrip({ characterId }: { characterId: string }) {
         <Text span c="dimmed">
           Wealth{' '}
         </Text>
+        {/* To the copper, as the character page's panel says it: whole gp here read 1,266 gp for its
+            1,266 gp 2 sp 4 cp. */}
         <Text span fw={600}>
-          {formatStackValue(wealth.total_value_cp)}
+          {formatStackWorth(wealth.total_value_cp)}
         </Text>
       </Text>
       <Text size="sm">
