@@ -1,5 +1,5 @@
 import { type LedgerTransaction, transactionTypeLabel } from '@haversack/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
@@ -254,6 +254,31 @@ describe('TransactionHistory', () => {
     expect(shown).toHaveLength(1);
     expect(shown[0]).toBeVisible();
     expect(screen.queryByText(/\d transactions/)).not.toBeInTheDocument();
+  });
+
+  it('goes back to the last page when the one shown empties, rather than saying there is nothing', async () => {
+    // Page 2 of 2, then its entries left the list (a loot hidden again, the date range moving on): page 2 of
+    // 1 said "No transactions found" beside Export CSV, with no pager to go back by.
+    let hidden = false;
+    const fetchMock = mockFetch(({ url }) => {
+      const page = new URL(url, 'http://test').searchParams.get('page');
+      if (page === '2' && !hidden) {
+        hidden = true;
+        return listResponse([buildTransaction({ id: 'tx-21' })], 21);
+      }
+      return page === '2' ? listResponse([], 20) : listResponse([buildTransaction()], hidden ? 20 : 21);
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderHistory();
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).page).toBe('2'));
+    await screen.findAllByTestId('history-row');
+    await act(async () => {
+      await queryClient.invalidateQueries();
+    });
+    await vi.waitFor(() => expect(lastListQuery(fetchMock).page).toBe('1'));
+    expect(await screen.findAllByTestId('history-row')).toHaveLength(1);
+    expect(screen.queryByTestId('history-empty')).not.toBeInTheDocument();
   });
 
   it('marks rows made via Discord, via the API, by an admin or automatically, and not those from the web', async () => {

@@ -21,6 +21,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { useStayWithinPages } from '../../../lib/last-page';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { toast } from '../../../lib/toast';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -93,6 +94,8 @@ export function TransactionHistory({
 
   const totalCount = query.data?.meta.total_count ?? 0;
   const totalPages = query.data?.meta.total_pages ?? 1;
+  // A page emptied meanwhile (a loot hidden again, entries past the date range now) gives way to the last one.
+  useStayWithinPages(page, query.data?.meta, query.isSuccess && !query.isPlaceholderData, setPage);
 
   return (
     <Stack gap="md" component="section" aria-labelledby={headingId}>

@@ -91,6 +91,36 @@ describe('PartyListPage', () => {
     expect(within(theirs as HTMLElement).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
   });
 
+  it('goes back to the last page when the one shown empties: no "No parties joined" beside 9 parties', async () => {
+    // Ten parties: nine on page 1, the GM's own on page 2. Deleting it left page 2 of 1, which said the user
+    // had joined no party and hid the pager.
+    let deleted = false;
+    const fetchMock = mockFetch(({ url, init }) => {
+      const { pathname, searchParams } = new URL(url, 'http://test');
+      if (init.method === 'DELETE' && pathname === '/api/v1/parties/last') {
+        deleted = true;
+        return new Response(null, { status: 204 });
+      }
+      const page = Number(searchParams.get('page'));
+      if (page === 2 && !deleted) {
+        return jsonResponse(200, {
+          status: 'success',
+          data: [buildParty({ id: 'last', name: 'Last', is_gm: true, user_role: 'gm' })],
+          meta: pageMeta(10, 9, 2),
+        });
+      }
+      return page === 1 ? listResponse(9, deleted ? 9 : 10, 1) : listResponse(0, 9, page);
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, '/parties');
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete Last' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete Party' }));
+    await vi.waitFor(() => expect(lastListQuery(fetchMock)).toMatchObject({ page: '1' }));
+    expect(await screen.findAllByTestId('party-card')).toHaveLength(9);
+    expect(screen.queryByText('No parties joined')).not.toBeInTheDocument();
+  });
+
   it('shows the empty state with Browse Parties, and Error loading parties with Try Again', async () => {
     mockFetch(() => listResponse(0));
     const first = renderRoutes(routes, '/parties');

@@ -9,6 +9,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorBoundary } from '../../../components/error-boundary';
 import { ErrorPanel } from '../../../components/error-panel';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { useStayWithinPages } from '../../../lib/last-page';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { partiesListQuery } from '../api/parties-api';
@@ -32,6 +33,8 @@ export function PartyListPage() {
     placeholderData: keepPreviousData,
   });
   const totalPages = query.data?.meta.total_pages ?? 1;
+  // A page emptied by a deletion (its last party) gives way to the last page left.
+  useStayWithinPages(page, query.data?.meta, query.isSuccess && !query.isPlaceholderData, setPage);
 
   return (
     <Stack gap="lg">
