@@ -307,6 +307,11 @@ export const containerSchema = z.object({
   current_weight: z.number(),
   items_count: z.number().int(),
   total_value_gp: z.number().int(),
+  /**
+   * The same worth to the copper (saturated at MAX_REPORTED_SUM), for the screens: a stash of 9 sp is "9 sp",
+   * not the "0 gp" that whole gp make of it (docs/decisions.md "Small change is shown as such").
+   */
+  total_value_cp: z.number().int(),
   capacity: capacitySchema,
   owner: z.object({ type: z.enum(['character', 'party']), id: z.string(), name: z.string() }),
   is_primary: z.boolean(),

@@ -73,6 +73,7 @@ export function toContainerJson(
     current_weight: roundLoadWeight(used.weight),
     items_count: used.slots,
     total_value_gp: copperToGp(used.valueCp),
+    total_value_cp: used.valueCp,
     capacity: {
       used: roundLoadWeight(used.weight),
       max: limitOf(c.maxWeight),

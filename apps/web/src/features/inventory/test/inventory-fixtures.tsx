@@ -45,6 +45,7 @@ export function buildContainer(overrides: Partial<Container> = {}): Container {
     current_weight: 0,
     items_count: 0,
     total_value_gp: 0,
+    total_value_cp: 0,
     capacity: { used: 0, max: 50, slots_used: 0, slots_max: 20, enforces: { weight: true, slots: true } },
     owner: { type: 'character', id: 'character-1', name: 'Aria' },
     is_primary: true,

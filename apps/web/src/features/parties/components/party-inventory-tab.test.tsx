@@ -19,6 +19,7 @@ const stash = buildPartyStash(party, {
   id: '00000000-0000-4000-8000-0000000000d1',
   items_count: 3,
   total_value_gp: 120,
+  total_value_cp: 12_000,
   current_weight: 12,
   capacity: { used: 12, max: 100, slots_used: 3, slots_max: null, enforces: { weight: true, slots: false } },
   is_primary: true,
@@ -59,6 +60,27 @@ function partyServer({
 }
 
 describe('PartyInventoryTab', () => {
+  it('says a container worth less than a gold piece in silver or copper, never "0 gp"', async () => {
+    // A stash of 9 sp read "1 item · 0 gp", beside the party's wealth table saying "9 sp" of the same coins.
+    const purse = buildPartyStash(party, { items_count: 1, total_value_gp: 0, total_value_cp: 90 });
+    const trinkets = buildPartyStash(party, {
+      id: 'stash-2',
+      name: 'Trinkets',
+      items_count: 2,
+      total_value_gp: 1,
+      total_value_cp: 111,
+    });
+    partyServer({ containers: () => success([purse, trinkets]) });
+    renderWithProviders(<PartyInventoryTab party={party} />);
+    const section = await screen.findByRole('region', { name: 'Party containers' });
+    await within(section).findByRole('link', { name: 'Open Trinkets' });
+    expect(
+      within(section)
+        .getAllByTestId('party-container-facts')
+        .map((facts) => facts.textContent),
+    ).toEqual(['1 item · 9 sp', '2 items · 1 gp 1 sp 1 cp']);
+  });
+
   it('keeps the notice for a player without a character and adds a keyboard-reachable way into the stash', async () => {
     const user = userEvent.setup();
     partyServer({ containers: () => success([stash]) });

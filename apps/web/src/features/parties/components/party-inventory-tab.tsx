@@ -1,4 +1,4 @@
-import type { Container, Party } from '@haversack/contracts';
+import { type Container, formatStackWorth, type Party } from '@haversack/contracts';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -91,7 +91,8 @@ function PartyContainerCard({ container }: { container: Container }) {
           )}
         </Group>
         <Text size="sm" c="dimmed" data-testid="party-container-facts">
-          {itemsLabel(container.items_count)} · {formatCount(container.total_value_gp)} gp
+          {/* To the copper, as the item tiles and the party's wealth table say a worth: 9 sp is not "0 gp". */}
+          {itemsLabel(container.items_count)} · {formatStackWorth(container.total_value_cp)}
         </Text>
         {/* The same weight and slot meters the workspace shows above a container's items. */}
         <CapacityBar capacity={container.capacity} />
