@@ -46,6 +46,19 @@ describe('capacityLevel (spec/02 §9: warning at 75 %, error at 90 %)', () => {
   });
 });
 
+describe('CapacityBar counts', () => {
+  it('groups the thousands of the slots as of the weight: "1,500 / 100,000", not "1500 / 100000"', () => {
+    renderBar(capacity({ used: 1_250, max: 100_000, slots_used: 1_500, slots_max: 100_000 }));
+    expect(screen.getByTestId('capacity-weight')).toHaveTextContent('1,250 / 100,000 lbs · 1%');
+    expect(screen.getByTestId('capacity-slots')).toHaveTextContent('1,500 / 100,000 · 2%');
+  });
+
+  it('groups them without a slot limit too', () => {
+    renderBar(capacity({ slots_used: 12_345, slots_max: null }));
+    expect(screen.getByTestId('capacity-slots')).toHaveTextContent('12,345 (unlimited)');
+  });
+});
+
 describe('CapacityBar', () => {
   it.each([
     [74, 'ok', false],

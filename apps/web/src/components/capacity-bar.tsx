@@ -177,7 +177,9 @@ export function CapacityBar({
           label="Slots"
           used={capacity.slots_used}
           max={capacity.slots_max}
-          format={(slots, of) => (of === undefined ? String(slots) : `${slots} / ${of}`)}
+          format={(slots, of) =>
+            of === undefined ? formatEnUs(slots) : `${formatEnUs(slots)} / ${formatEnUs(of)}`
+          }
           nearlyFullMessage={slotsRunningOutMessage}
           fullMessage={slotsFullMessage}
           overMessage={slotsOverMessage}

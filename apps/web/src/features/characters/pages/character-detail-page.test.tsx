@@ -5,12 +5,17 @@ import { buildCharacter } from '../../../test/party-fixtures';
 import { renderRoutes } from '../../../test/render';
 import { CharacterDetailPage } from './character-detail-page';
 
-function renderCharacter(isOwner: boolean, imageUrl = '') {
+function renderCharacter(
+  isOwner: boolean,
+  imageUrl = '',
+  overrides: Partial<Parameters<typeof buildCharacter>[0]> = {},
+) {
   const character = buildCharacter({
     id: 'ch-thorin',
     name: 'Thorin',
     is_owner: isOwner,
     image_url: imageUrl,
+    ...overrides,
   });
   mockFetch(({ url }) => {
     const { pathname } = new URL(url, 'http://test');
@@ -27,6 +32,13 @@ describe('CharacterDetailPage', () => {
     expect(screen.getByRole('button', { name: 'Share' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Edit' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+  });
+
+  it('groups the thousands of its max slots as of its max weight', async () => {
+    renderCharacter(true, '', { max_weight: 100_000, max_slots: 100_000 });
+    expect(await screen.findByText('100,000 lbs')).toBeInTheDocument();
+    expect(screen.getByText('100,000')).toBeInTheDocument();
+    expect(screen.queryByText('100000')).not.toBeInTheDocument();
   });
 
   it("shows another member's character without Share, Edit or Delete: only its player may publish it", async () => {

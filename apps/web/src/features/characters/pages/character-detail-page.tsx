@@ -18,6 +18,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DetailLoadError } from '../../../components/detail-load-error';
 import { TextSkeleton } from '../../../components/loading';
+import { formatCount } from '../../../lib/format';
 import { isRecordNotFound, toastUnexplainedFailure } from '../../../lib/http-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { generalMessages, toast } from '../../../lib/toast';
@@ -153,7 +154,7 @@ export function CharacterDetailPage() {
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
         <Stat label="Level" value={String(character.level)} />
         <Stat label="Max weight" value={unlimited(character.max_weight, formatWeight)} />
-        <Stat label="Max slots" value={unlimited(character.max_slots, String)} />
+        <Stat label="Max slots" value={unlimited(character.max_slots, formatCount)} />
         {/* The party's whole name is in the Party card below, as a link. */}
         <Stat label="Party" value={character.party_name ?? 'None'} lineClamp={2} />
       </SimpleGrid>

@@ -113,6 +113,19 @@ describe('sourceOptionLabel', () => {
     expect(label).toBe('Backpack (Aria) · over capacity · 150% full · 6/2 slots');
   });
 
+  it('groups the thousands of slot counts as it groups a weight’s', () => {
+    const vault = buildContainer({
+      capacity: { ...limits, max: 100_000, used: 1_250, slots_max: 100_000, slots_used: 1_500 },
+    });
+    expect(sourceOptionLabel(vault)).toBe('Backpack (Aria) · 1% full · 1,500/100,000 slots');
+    const unlimited = buildContainer({
+      capacity: { ...limits, max: null, used: 1_250, slots_max: null, slots_used: 1_500 },
+    });
+    expect(sourceOptionLabel(unlimited)).toBe(
+      'Backpack (Aria) · 1,250 lbs (unlimited) · 1,500 slots (unlimited)',
+    );
+  });
+
   it('counts one slot in the singular without a slot limit, and says there is no limit', () => {
     const label = sourceOptionLabel(
       buildContainer({ capacity: { ...limits, max: null, slots_max: null, used: 2, slots_used: 1 } }),

@@ -1,4 +1,4 @@
-import type { Container } from '@haversack/contracts';
+import { type Container, formatEnUs } from '@haversack/contracts';
 import { type ComboboxItem, type ComboboxItemGroup, Select } from '@mantine/core';
 import { type Ref, useRef } from 'react';
 import { capacityLevel, formatPercent, percentUsed, unlimitedAmount } from '../../../components/capacity-bar';
@@ -19,8 +19,8 @@ export function sourceOptionLabel(container: Container): string {
   const slotsPercent = percentUsed(capacity.slots_used, capacity.slots_max);
   const slots =
     slotsPercent === null
-      ? unlimitedAmount(`${capacity.slots_used} ${capacity.slots_used === 1 ? 'slot' : 'slots'}`)
-      : `${capacity.slots_used}/${capacity.slots_max} slots`;
+      ? unlimitedAmount(`${formatEnUs(capacity.slots_used)} ${capacity.slots_used === 1 ? 'slot' : 'slots'}`)
+      : `${formatEnUs(capacity.slots_used)}/${formatEnUs(capacity.slots_max ?? 0)} slots`;
   const over =
     (capacity.enforces.weight && percent !== null && capacityLevel(percent) === 'over') ||
     (capacity.enforces.slots && slotsPercent !== null && capacityLevel(slotsPercent) === 'over');
