@@ -14,6 +14,8 @@ export interface OpenApiSchema {
   minimum?: number;
   maximum?: number;
   minLength?: number;
+  maxLength?: number;
+  pattern?: string;
   items?: OpenApiSchema;
   properties?: Record<string, OpenApiSchema>;
   required?: string[];
@@ -495,5 +497,101 @@ export function casesFor(
     : pick(random, [...alwaysWholeBodies, ...sometimesWholeBodies], 2);
   for (const [what, payload, type] of wholeBodies)
     cases.push(request(what, base, { payload, headers: type ? { 'content-type': type } : {} }));
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Boundary integers
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Integers past the edges a server meets: a 4-byte column's (2^31 - 1, 2^31, -2^31 - 1), JavaScript's
+ * exact integers (2^53 - 1) and a double's (1e308), and below zero. Each is a whole number a contract
+ * without a maximum lets through to a column, an offset or a product.
+ */
+export const boundaryIntegers: readonly number[] = [
+  2_147_483_647,
+  2_147_483_648,
+  Number.MAX_SAFE_INTEGER,
+  1e308,
+  -1,
+  -2_147_483_649,
+];
+
+function holdsNumber(schema: OpenApiSchema | undefined): boolean {
+  if (!schema) return false;
+  const types = typesOf(concrete(schema));
+  return types.includes('integer') || types.includes('number');
+}
+
+/** Whether a field takes free text, which a request can make its own (no enum, format or pattern). */
+export function isFreeText(schema: OpenApiSchema): boolean {
+  return (
+    typesOf(schema).includes('string') &&
+    !schema.enum &&
+    schema.const === undefined &&
+    !schema.format &&
+    !schema.pattern
+  );
+}
+
+/** A numeric parameter or body field of an operation: `query page`, `body party_notes.version`. */
+export interface NumericField {
+  name: string;
+  schema: OpenApiSchema;
+  at: { in: 'path' | 'query'; parameter: string } | { in: 'body'; path: string[] };
+}
+
+/** Every parameter and body field (at any depth) of the operation that takes a number. */
+export function numericFields(operation: Operation): NumericField[] {
+  const fields: NumericField[] = [];
+  for (const parameter of operation.parameters) {
+    if (
+      (parameter.in === 'path' || parameter.in === 'query') &&
+      parameter.schema &&
+      holdsNumber(parameter.schema)
+    )
+      fields.push({
+        name: `${parameter.in} ${parameter.name}`,
+        schema: concrete(parameter.schema),
+        at: { in: parameter.in, parameter: parameter.name },
+      });
+  }
+  if (operation.body)
+    for (const field of fieldPaths(operation.body).filter((f) => holdsNumber(f.schema)))
+      fields.push({
+        name: `body ${field.path.join('.')}`,
+        schema: concrete(field.schema),
+        at: { in: 'body', path: field.path },
+      });
+  return fields;
+}
+
+/**
+ * The operation's request with each numeric field, one at a time, set to each of the boundary integers.
+ * Each case is built from the samples anew, so that samples that give each request its own text keep each
+ * one a real change: a request repeating text an earlier one saved may be answered as unchanged before its
+ * numbers reach the database. The hostile fuzz's baseline saved the party notes' text first, and its
+ * out-of-range versions then never reached the save that refused them.
+ */
+export function boundaryIntegerCases(operation: Operation, samples: Samples): FuzzRequest[] {
+  const label = `${operation.method} ${operation.path}`;
+  const cases: FuzzRequest[] = [];
+  for (const value of boundaryIntegers) {
+    const text = String(value);
+    for (const { name, at } of numericFields(operation)) {
+      const parts = baseline(operation, samples);
+      if (at.in === 'body') parts.body = withValueAt(parts.body, at.path, value);
+      else if (at.in === 'path') parts.pathValues[at.parameter] = text;
+      else parts.query[at.parameter] = [encodeURIComponent(text)];
+      cases.push({
+        label: `${label} ${name}=${text}`,
+        method: operation.method,
+        url: urlOf(operation, parts),
+        headers: parts.body === undefined ? {} : json,
+        ...(parts.body === undefined ? {} : { payload: serialise(parts.body) }),
+      });
+    }
+  }
   return cases;
 }

@@ -21,9 +21,12 @@ import {
 } from '../test/factories.js';
 import { buildTestApp, type TestContext } from '../test/helper.js';
 import {
+  boundaryIntegerCases,
   casesFor,
   documents,
   type FuzzRequest,
+  isFreeText,
+  numericFields,
   type OpenApiDocument,
   type OpenApiSchema,
   type Operation,
@@ -61,6 +64,18 @@ beforeAll(async () => {
   );
 }, 120_000);
 afterAll(async () => ctx.close());
+
+/**
+ * The numbers a client sends that may go past a 4-byte integer (any safe integer), each with the reason no
+ * column or sum is harmed; every other one has a maximum that a 4-byte column holds.
+ */
+const boundless: Record<string, string> = {
+  // (page - 1) × per_page stays below 2^63 for every safe page and per_page up to 500 (the largest), on
+  // PGlite and PostgreSQL; a page past the last answers an empty page.
+  'query page': 'an offset, not a column',
+  // Compared with the notes' version before the save (a 4-byte column): any other is a CONFLICT.
+  'body party_notes.version': 'checked against the row before the save',
+};
 
 /** Rows the owner can act on: a party with a member and an invitation, a character with containers. */
 interface World {
@@ -314,6 +329,25 @@ function samplesFor(world: World): Samples {
   };
 }
 
+/**
+ * The world's samples, with text of its own for each free-text field of each request: no request repeats
+ * what an earlier one saved (which a service may answer as unchanged, without reaching its numbers).
+ */
+function freshSamplesFor(world: World): Samples {
+  const samples = samplesFor(world);
+  let sequence = 0;
+  return {
+    pathId: samples.pathId,
+    field(name, schema) {
+      const known = samples.field(name, schema);
+      if (known !== undefined || !isFreeText(schema)) return known;
+      sequence += 1;
+      const text = `fz${sequence}`.padEnd(schema.minLength ?? 0, 'z');
+      return text.length <= (schema.maxLength ?? text.length) ? text : undefined;
+    },
+  };
+}
+
 /** Why an answer breaks the contract, or undefined when it keeps it. */
 function breach(response: LightMyRequestResponse): string | undefined {
   const status = response.statusCode;
@@ -431,4 +465,33 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     },
     process.env.FUZZ_THOROUGH ? 1_800_000 : 240_000,
   );
+
+  it('caps every number a client sends inside a 4-byte integer, or says why it need not be', () => {
+    const uncapped: string[] = [];
+    for (const operation of operations)
+      for (const field of numericFields(operation)) {
+        const { maximum, enum: choices } = field.schema;
+        // A choice among numbers (an API token's 7, 30, 90 or 365 days) is as capped as a maximum.
+        const largest = choices ? Math.max(...choices.map(Number)) : maximum;
+        if (largest !== undefined && largest <= 2_147_483_647) continue;
+        if (!boundless[field.name]) uncapped.push(`${operation.method} ${operation.path} ${field.name}`);
+      }
+    expect(uncapped).toEqual([]);
+  });
+
+  it('answers boundary integers in every numeric field and parameter below 500 and in the envelope', async () => {
+    const failures: string[] = [];
+    let world = await createWorld();
+    let token = await ownerToken();
+    for (const operation of operations.filter((op) => numericFields(op).length > 0)) {
+      if (!(await intact(world))) world = await createWorld();
+      for (const request of boundaryIntegerCases(operation, freshSamplesFor(world))) {
+        const response = await send(request, token);
+        const problem = breach(response) ?? undocumented(operation, response);
+        if (problem) failures.push(`${request.label}: ${problem}`);
+        if (response.statusCode === 401) token = await ownerToken();
+      }
+    }
+    expect(failures.slice(0, 40), `${failures.length} breaches`).toEqual([]);
+  }, 60_000);
 });
