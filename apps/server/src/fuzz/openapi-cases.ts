@@ -576,21 +576,36 @@ export function numericFields(operation: Operation): NumericField[] {
  */
 export function boundaryIntegerCases(operation: Operation, samples: Samples): FuzzRequest[] {
   const label = `${operation.method} ${operation.path}`;
+  const fields = numericFields(operation);
+  // The other numeric query parameters at their largest: a page is multiplied by the largest per_page.
+  const largest: Record<string, string[]> = {};
+  for (const { at, schema } of fields)
+    if (at.in === 'query' && schema.maximum !== undefined) largest[at.parameter] = [String(schema.maximum)];
   const cases: FuzzRequest[] = [];
+  const push = (what: string, parts: Parts) =>
+    cases.push({
+      label: `${label} ${what}`,
+      method: operation.method,
+      url: urlOf(operation, parts),
+      headers: parts.body === undefined ? {} : json,
+      ...(parts.body === undefined ? {} : { payload: serialise(parts.body) }),
+    });
   for (const value of boundaryIntegers) {
     const text = String(value);
-    for (const { name, at } of numericFields(operation)) {
+    for (const { name, at } of fields) {
       const parts = baseline(operation, samples);
       if (at.in === 'body') parts.body = withValueAt(parts.body, at.path, value);
       else if (at.in === 'path') parts.pathValues[at.parameter] = text;
-      else parts.query[at.parameter] = [encodeURIComponent(text)];
-      cases.push({
-        label: `${label} ${name}=${text}`,
-        method: operation.method,
-        url: urlOf(operation, parts),
-        headers: parts.body === undefined ? {} : json,
-        ...(parts.body === undefined ? {} : { payload: serialise(parts.body) }),
-      });
+      else {
+        parts.query[at.parameter] = [encodeURIComponent(text)];
+        const others = { ...parts.query, ...largest, [at.parameter]: [encodeURIComponent(text)] };
+        if (Object.keys(others).length > Object.keys(parts.query).length)
+          push(`${name}=${text} (others at their largest)`, {
+            ...baseline(operation, samples),
+            query: others,
+          });
+      }
+      push(`${name}=${text}`, parts);
     }
   }
   return cases;
