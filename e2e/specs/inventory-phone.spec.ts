@@ -390,4 +390,44 @@ test.describe('on a tablet', () => {
       page.locator('.mantine-Modal-root').getByRole('dialog', { name: /^Elven rope/ }),
     ).toBeVisible();
   });
+
+  test('held in landscape (1024 × 768), the two panels show each stack’s whole count beside the finger-sized buttons', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const character = await setUp(page, 'bard', 'Lark Ashdown');
+    await addItem(page, character.primary_container_id, 'Arrow', 20);
+    await addItem(page, character.primary_container_id, 'Gold piece', 150);
+    await addItem(page, character.primary_container_id, 'Torch', 5);
+    // A second container to move to: each card then has both its Move and its More actions buttons.
+    await newContainer(page, character.id, 'Saddlebags');
+    await openWorkspace(page, character.primary_container_id, 'Lark Ashdown', 'desktop');
+    await page.getByText('Dual', { exact: true }).click();
+    const left = page.getByTestId('panel-left');
+    await expect(left.getByRole('button', { name: /^Gold piece/ })).toBeVisible();
+    await settleAnimations(page);
+    await picture(page, 'inventory-dual-tablet-landscape-1024.png');
+    // Each panel is some 360 px wide: two columns of cards, each with its 44 px Move and More buttons.
+    // The count beside them was cut to "×…" (review "tablet": the 44 px buttons' room took the line).
+    for (const tile of await left.getByTestId('item-tile').all()) {
+      const count = tile.getByTestId('item-tile-facts').locator('.mantine-Badge-label');
+      const cut = await count.evaluate((label) => label.scrollWidth > label.clientWidth + 1);
+      expect(
+        cut,
+        `the count "${await count.textContent()}" of ${await tile.getAttribute('data-item-name')} is cut`,
+      ).toBe(false);
+      // And the card's buttons cover none of its facts (the count, the weight and the worth).
+      const covered = await tile.locator('xpath=..').evaluate((cell) => {
+        const button = cell.querySelector('[data-testid="item-move-menu"]')?.getBoundingClientRect();
+        const facts = cell.querySelectorAll('[data-testid="item-tile-facts"] > :not([aria-hidden="true"])');
+        return Array.from(facts).some((fact) => {
+          const r = fact.getBoundingClientRect();
+          return !!button && r.right > button.left && r.bottom > button.top && r.top < button.bottom;
+        });
+      });
+      expect(covered, `the buttons cover the facts of ${await tile.getAttribute('data-item-name')}`).toBe(
+        false,
+      );
+    }
+  });
 });

@@ -89,6 +89,25 @@ export function actingCharacterOf(item: ItemInstance, containers: readonly Conta
   return source?.can_act && source.character_id ? source.character_id : null;
 }
 
+/**
+ * The room a grid card's Move and More actions buttons take at its foot (they are drawn over its corner):
+ * the last thing on the card's last line, as wide and as tall as the buttons. The count and the facts
+ * before it have the card's whole width; when the buttons no longer fit beside them (a two-panel half
+ * on a touch screen, with 44 px buttons), the room wraps onto a line of its own and the card grows,
+ * rather than squeeze the count to "×…" (review "tablet", 1024 × 768).
+ */
+function ButtonRoom({ width }: { width: string | undefined }) {
+  if (!width) return null;
+  return (
+    <Box
+      aria-hidden="true"
+      data-testid="item-tile-button-room"
+      ml="auto"
+      style={{ width, height: 'var(--haversack-tile-action)', flexShrink: 0 }}
+    />
+  );
+}
+
 /** One stack in a container, as a grid card or a list row, with its "Move to..." menu. */
 export function ItemTile({
   item,
@@ -214,6 +233,7 @@ export function ItemTile({
       ? `calc(${buttons} * (var(--haversack-tile-action) + 4px) + 4px)`
       : undefined;
   const list = layout === 'list';
+  const badges = Boolean(rarity) || status.length > 0;
   const moveButtonProps = {
     variant: 'subtle',
     color: 'gray',
@@ -312,7 +332,7 @@ export function ItemTile({
                 {item.name}
               </Text>
             </Group>
-            <Group gap={6} wrap="wrap" pr={menuRoom} data-testid="item-tile-facts">
+            <Group gap={6} wrap="wrap" data-testid="item-tile-facts">
               {moving ? <Loader size={12} aria-hidden="true" data-testid="item-tile-moving" /> : null}
               <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                 ×{formatEnUs(item.quantity)}
@@ -320,11 +340,13 @@ export function ItemTile({
               <Text size="xs" c="dimmed">
                 {formatStackWeight(item.weight, item.quantity)} · {worth}
               </Text>
+              {badges ? null : <ButtonRoom width={menuRoom} />}
             </Group>
-            {rarity || status.length > 0 ? (
-              <Group gap={4} pr={menuRoom}>
+            {badges ? (
+              <Group gap={4}>
                 {rarity ? <RarityBadge rarity={rarity} size="xs" /> : null}
                 <ItemStatusBadges item={item} size="xs" />
+                <ButtonRoom width={menuRoom} />
               </Group>
             ) : null}
           </Stack>
