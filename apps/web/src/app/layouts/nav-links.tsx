@@ -16,7 +16,10 @@ export function NavLinks({
 }) {
   const section = useUiStore((state) => state.navSection);
   return (
-    <AppShell.Section grow component={ScrollArea}>
+    // The scroll bar shows whenever the links overflow, not only under a hovering mouse: a phone held
+    // sideways (375 px tall) holds five of the eleven links, and a touch screen never hovers to reveal
+    // that the rest are below (review "tablet"). It takes its own room only when it is there.
+    <AppShell.Section grow component={ScrollArea} type="auto" offsetScrollbars="present">
       {items.map((item) => {
         const Icon = item.icon;
         const active = isNavItemActive(item, pathname, exact, section);
