@@ -1,7 +1,7 @@
 import type { PartyWealth } from '@haversack/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failure, mockFetch, success } from '../../../test/fixtures';
 import { restoreViewportAfterEach, setViewport } from '../../../test/viewport';
 import { buildCharacterWealth, buildHolding } from '../../characters/test/wealth-fixtures';
@@ -255,6 +255,39 @@ describe('PartyWealthSection', () => {
     expect(within(total).getByTestId('wealth-row-purse')).toHaveTextContent('110 gp 25 sp');
     expect(within(total).getByTestId('wealth-row-value')).toHaveTextContent('115 gp');
     expect(total).toHaveTextContent('32.7 lbs');
+  });
+
+  // Tablet review: at 768 × 1024 the sidebar leaves the section about 490 px, and the table, 640 px wide,
+  // cut its load column at "Load a" with nothing to say there was more.
+  it('shows the cards wherever the section is narrower than the table, as on a tablet held upright', async () => {
+    setViewport(768, 1024);
+    const width = 490;
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(private readonly callback: ResizeObserverCallback) {}
+        observe(target: Element) {
+          const entry = {
+            target,
+            contentRect: new DOMRect(0, 0, width, 400),
+            borderBoxSize: [{ inlineSize: width, blockSize: 400 }],
+            contentBoxSize: [{ inlineSize: width, blockSize: 400 }],
+          } as unknown as ResizeObserverEntry;
+          this.callback([entry], this as unknown as ResizeObserver);
+        }
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    try {
+      mockWealth(() => success(wealth));
+      renderWithProviders(<PartyWealthSection partyId="party-1" isGm />);
+      const section = screen.getByRole('region', { name: 'Party load and wealth' });
+      await within(section).findByRole('list', { name: "Every character's purse and load" });
+      expect(within(section).queryByRole('table')).not.toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('shows an untracked load without its max weight or a bar, on a desktop and on a phone', async () => {

@@ -1,5 +1,6 @@
 import type { CharacterWealth, Holding } from '@haversack/contracts';
-import { Anchor, Paper, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Box, Paper, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
@@ -14,7 +15,7 @@ import { LoadMeter } from '../../characters/components/load-meter';
 import { HoldingWorth } from './holding-worth';
 import { PartyWealthList } from './party-wealth-list';
 
-/** Wide enough for the load bars; a tablet's narrower column scrolls the table sideways in its own box. */
+/** Wide enough for the load bars; a narrower section shows the cards instead (WealthView). */
 const TABLE_MIN_WIDTH = 640;
 
 function WealthCells({ holding }: { holding: Holding }) {
@@ -123,10 +124,16 @@ function WealthTable({ characters, stash, totals, caption, description }: Wealth
   );
 }
 
-/** A table from tablets up; cards on a phone (spec/02 §9's mobile), where four columns do not fit. */
+/**
+ * A table where its four columns fit; cards on a phone (spec/02 §9's mobile) and wherever the section is
+ * narrower than the table, as beside a tablet's sidebar, where a sideways-scrolling table hid its load
+ * column with no sign of it. Until the section is measured, the table (a desktop's first paint).
+ */
 function WealthView(props: WealthViewProps) {
   const phone = usePhone();
-  return phone ? <PartyWealthList {...props} /> : <WealthTable {...props} />;
+  const { ref, width } = useElementSize();
+  const narrow = phone || (width > 0 && width < TABLE_MIN_WIDTH);
+  return <Box ref={ref}>{narrow ? <PartyWealthList {...props} /> : <WealthTable {...props} />}</Box>;
 }
 
 /**
