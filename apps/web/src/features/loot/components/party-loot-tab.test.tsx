@@ -395,6 +395,28 @@ describe('PartyLootTab', () => {
     expect(asked.at(-1)?.get('search')).toBe('crypt');
   });
 
+  it('goes back to the last page left when the one shown was emptied meanwhile', async () => {
+    // Page 1 counted 13 loots; by the time page 2 is asked for, its only loot was deleted elsewhere.
+    const firstPage = Array.from({ length: 12 }, (_, i) =>
+      buildLootInstance({ id: `l${i}`, name: `Loot ${i}` }),
+    );
+    const fetchMock = mockFetch(({ url }) => {
+      const page = Number(new URL(url, 'http://test').searchParams.get('page') ?? '1');
+      return jsonResponse(200, {
+        status: 'success',
+        data: page === 1 ? firstPage : [],
+        meta: page === 1 ? pageMeta(13, 12) : pageMeta(12, 12, page),
+      });
+    });
+    renderWithProviders(<PartyLootTab partyId="party-1" isGm />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('page=2'))).toBe(true),
+    );
+    await waitFor(() => expect(cardOf('Loot 0')).toBeDefined());
+    expect(screen.queryByTestId('empty-state')).not.toBeInTheDocument();
+  });
+
   it('says when no loot matches the search, rather than that the party has none', async () => {
     const user = userEvent.setup();
     mockFetch(({ url }) => {

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorPanel } from '../../../components/error-panel';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { useStayWithinPages } from '../../../lib/last-page';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { defaultPartyLootFilters, type PartyLootFilters, partyLootPageQuery } from '../api/loot-api';
 import { LootCard, LootCardSkeletons } from './loot-card';
@@ -44,9 +45,9 @@ export function PartyLootTab({
   const shown = query.data?.instances.length ?? 0;
   const totalPages = meta?.total_pages ?? 1;
   // A page emptied meanwhile (its loot deleted, here or elsewhere) gives way to the last one left.
-  useEffect(() => {
-    if (filters.page > totalPages) setFilters((current) => ({ ...current, page: totalPages }));
-  }, [filters.page, totalPages]);
+  useStayWithinPages(filters.page, meta, query.isSuccess && !query.isPlaceholderData, (page) =>
+    setFilters((current) => ({ ...current, page })),
+  );
   const filtered = filters.search.trim() !== '' || filters.isRevealed !== null;
   // Nothing to search or filter in a party with no loot at all: its empty state stands alone.
   const showFilters = filtered || search !== '' || (meta?.total_count ?? 0) > 0;

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failure, jsonResponse, mockFetch } from '../../../test/fixtures';
 import { pageMeta } from '../../../test/party-fixtures';
 import { renderWithProviders } from '../../inventory/test/inventory-fixtures';
@@ -73,6 +73,35 @@ describe('PartyShopsTab', () => {
     renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy={false} />);
     expect(await screen.findByRole('heading', { name: 'Party Shops (1)' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Deploy New Shop' })).not.toBeInTheDocument();
+  });
+
+  it('goes back to the last page left when the one shown was emptied meanwhile', async () => {
+    // Page 1 counted 21 shops; by the time page 2 is asked for, its only shop was deleted elsewhere.
+    const fetchMock = mockFetch(({ url }) => {
+      const page = Number(new URL(url, 'http://test').searchParams.get('page') ?? '1');
+      if (page === 1)
+        return jsonResponse(200, {
+          status: 'success',
+          data: {
+            instances: Array.from({ length: 20 }, (_, i) =>
+              buildShopInstance({ id: `s${i}`, name: `Shop ${i}` }),
+            ),
+          },
+          meta: { ...pageMeta(21, 20), total: 21 },
+        });
+      return jsonResponse(200, {
+        status: 'success',
+        data: { instances: [] },
+        meta: { ...pageMeta(20, 20, page), total: 20 },
+      });
+    });
+    renderWithProviders(<PartyShopsTab partyId="party-1" canDeploy />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('page=2'))).toBe(true),
+    );
+    expect(await screen.findByText('Shop 0')).toBeInTheDocument();
+    expect(screen.queryByTestId('empty-state')).not.toBeInTheDocument();
   });
 
   it('shows "Unable to Load Shops" with Try Again when the list fails', async () => {

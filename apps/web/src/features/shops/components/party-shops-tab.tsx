@@ -2,9 +2,10 @@ import { shopMessages } from '@haversack/contracts';
 import { Alert, Anchor, Button, Group, Pagination, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
+import { useStayWithinPages } from '../../../lib/last-page';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { partyShopsPageQuery } from '../api/shops-api';
 import { ShopCardSkeletons, ShopGrid, ShopInstanceCard } from './shop-card';
@@ -20,9 +21,7 @@ export function PartyShopsTab({ partyId, canDeploy }: { partyId: string; canDepl
   const count = query.data?.total ?? query.data?.instances.length;
   const totalPages = query.data?.meta.total_pages ?? 1;
   // A page emptied by shops deleted meanwhile (here or live, elsewhere) gives way to the last one left.
-  useEffect(() => {
-    if (page > totalPages) setPage(totalPages);
-  }, [page, totalPages]);
+  useStayWithinPages(page, query.data?.meta, query.isSuccess && !query.isPlaceholderData, setPage);
   return (
     <Stack gap="md" data-testid="party-shops">
       <Group justify="space-between" align="center">

@@ -72,6 +72,33 @@ describe('ShopInstancesPage', () => {
     expect(screen.getAllByTestId('shop-card')).toHaveLength(6);
     expect(screen.getByTestId('summary-active')).toHaveTextContent('21');
   });
+
+  it('goes back to the last page left when the one shown was emptied meanwhile', async () => {
+    // Page 1 counted 13 shops; by the time page 2 is asked for, its only shop was deleted elsewhere.
+    const fetchMock = mockFetch(({ url }) => {
+      if (!url.startsWith('/api/v1/shop_instances?')) return success([]);
+      const current = Number(new URL(url, 'http://test').searchParams.get('page'));
+      const instances =
+        current === 1
+          ? Array.from({ length: 12 }, (_, index) =>
+              buildShopInstance({ id: `s${index}`, name: `Shop ${index}` }),
+            )
+          : [];
+      const total = current === 1 ? 13 : 12;
+      return jsonResponse(200, {
+        status: 'success',
+        data: { instances },
+        meta: { ...pageMeta(total, 12, current), total, summary: { active: total, inactive: 0, items: 0 } },
+      });
+    });
+    renderRoutes([{ path: '/shops/instances', element: <ShopInstancesPage /> }], '/shops/instances');
+    await userEvent.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('page=2'))).toBe(true),
+    );
+    expect(await screen.findByRole('heading', { name: 'Shop 0' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('shop-card')).toHaveLength(12);
+  });
 });
 
 describe('ShopInstancesPage filters', () => {

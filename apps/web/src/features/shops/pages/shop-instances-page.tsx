@@ -23,6 +23,7 @@ import { Link } from 'react-router';
 import { MoreFiltersButton, useFoldedFilters } from '../../../components/more-filters';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { formatCount } from '../../../lib/format';
+import { useStayWithinPages } from '../../../lib/last-page';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
 import { usePageTitle } from '../../../lib/page-title';
 import { myActivePartiesQuery } from '../../parties/api/parties-api';
@@ -118,9 +119,9 @@ export function ShopInstancesPage() {
   const summary = query.data?.summary;
   const totalPages = query.data?.meta.total_pages ?? 1;
   // A page emptied by shops deleted meanwhile gives way to the last one left.
-  useEffect(() => {
-    if (filters.page > totalPages) setFilters((current) => ({ ...current, page: totalPages }));
-  }, [filters.page, totalPages]);
+  useStayWithinPages(filters.page, query.data?.meta, query.isSuccess && !query.isPlaceholderData, (page) =>
+    setFilters((current) => ({ ...current, page })),
+  );
   // Live like the party's own Shops tab: a shop deployed, stocked or closed in any of the user's parties
   // (one with no shop yet included) shows without a reload.
   const realtime = usePartyInventoriesLive(
