@@ -39,4 +39,8 @@ export async function screenshotBothWidths(page: Page, name: string) {
     expect(pageWidth, `${name} at ${width} px is ${pageWidth} px wide`).toBeLessThanOrEqual(width);
   }
   await page.setViewportSize(original);
+  // And back: the workspace takes its width again only after its 150 ms debounce, so a tap made at once
+  // (a phone's Sell, on CI's loaded machine) could land on the layout it was leaving.
+  await settleWorkspaceLayout(page, original.width);
+  await settleAnimations(page);
 }
