@@ -211,6 +211,11 @@ export const passwordChangeFieldsSchema = withConfirmation(
   message: passwordMessages.sameAsCurrent,
   path: ['password'],
 });
+/**
+ * The body is the form's fields as they are (unlike a reset's, which adds the token): the same schema under
+ * the body's name, as every route names its body.
+ * @alias
+ */
 export const passwordChangeBodySchema = passwordChangeFieldsSchema;
 export type PasswordChangeBody = z.infer<typeof passwordChangeBodySchema>;
 

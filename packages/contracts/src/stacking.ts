@@ -62,5 +62,6 @@ export function sellLineKey(stack: {
 /**
  * The line a loot's stacks are listed and taken in: the same rule as a seller's line (swords, which do not
  * stack, lie in a loot as a stack each and are one line of 3 there; a renamed one is a line of its own).
+ * @alias
  */
 export const lootLineKey = sellLineKey;
