@@ -4,7 +4,7 @@
 // schema helper (`text()`, `entityId()`...) becomes `lazySchema(() => <value>)` (src/lib/lazy-schema.ts). The sources, their types and the server
 // are untouched.
 import { fileURLToPath } from 'node:url';
-import { parseAst } from 'rolldown/parseAst';
+import { parseAst } from 'vite';
 
 const contractsSource = /[\\/]packages[\\/]contracts[\\/]src[\\/][^\\/]+\.ts$/;
 
