@@ -23,13 +23,10 @@ import { itemTemplates } from '../../db/schema/items.js';
 import { lootTemplates } from '../../db/schema/loot.js';
 import { shopTemplates } from '../../db/schema/shops.js';
 import { subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
+import { likeContaining } from '../../lib/like-pattern.js';
 
 export type AdminOperationRow = typeof adminOperations.$inferSelect;
 export type NewAdminOperationRow = typeof adminOperations.$inferInsert;
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 const tierOfUser = sql<string>`(select t.identifier from ${subscriptions} s join ${subscriptionTiers} t
   on t.id = s.tier_id where s.user_id = ${users.id})`;
@@ -46,7 +43,7 @@ function userConditions(filter: UserBulkFilter): SQL | undefined {
     filter.signed_up_after
       ? gte(users.createdAt, new Date(`${filter.signed_up_after}T00:00:00Z`))
       : undefined,
-    filter.email_contains ? ilike(users.email, `%${escapeLike(filter.email_contains)}%`) : undefined,
+    filter.email_contains ? ilike(users.email, likeContaining(filter.email_contains)) : undefined,
   );
 }
 
@@ -95,7 +92,7 @@ function templateConditions(filter: TemplateBulkFilter) {
   const owner = filter.owner
     ? userIdPattern.test(filter.owner)
       ? eq(table.creatorId, filter.owner.toLowerCase())
-      : sql`${table.creatorId} in (select id from ${users} where ${ilike(users.email, `%${escapeLike(filter.owner)}%`)})`
+      : sql`${table.creatorId} in (select id from ${users} where ${ilike(users.email, likeContaining(filter.owner))})`
     : undefined;
   const live = filter.kind === 'item_template' ? isNull(itemTemplates.deletedAt) : undefined;
   return { table, where: and(eq(table.visibility, 'public'), isNull(table.systemKey), owner, live) };

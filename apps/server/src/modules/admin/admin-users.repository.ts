@@ -6,6 +6,7 @@ import { transactions } from '../../db/schema/inventory.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { subscriptions, subscriptionTiers } from '../../db/schema/subscriptions.js';
 import { userWritten } from '../../db/user-writes.js';
+import { likeContaining } from '../../lib/like-pattern.js';
 import { ledgerNewestFirst } from '../ledger/ledger.repository.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -49,10 +50,6 @@ export interface AdminUserListFilter {
   admin?: boolean;
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 const tierIdentifier = sql<string>`coalesce(${subscriptionTiers.identifier}, 'tier_free')`;
 const lastSeenAt = sql<Date | null>`(select max(${authSessions.lastUsedAt}) from ${authSessions} where ${authSessions.userId} = ${users.id})`;
 
@@ -60,7 +57,7 @@ function listWhere(filter: AdminUserListFilter) {
   const search = filter.search?.trim();
   return and(
     search
-      ? or(ilike(users.email, likePattern(search)), ilike(users.username, likePattern(search)))
+      ? or(ilike(users.email, likeContaining(search)), ilike(users.username, likeContaining(search)))
       : undefined,
     filter.tier ? eq(tierIdentifier, filter.tier) : undefined,
     filter.status === 'suspended' ? isNotNull(users.suspendedAt) : undefined,

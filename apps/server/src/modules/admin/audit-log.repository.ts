@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { auditLogs } from '../../db/schema/admin.js';
+import { likeContaining } from '../../lib/like-pattern.js';
 
 export type AuditLogRow = typeof auditLogs.$inferSelect;
 export type NewAuditLogRow = typeof auditLogs.$inferInsert;
@@ -18,17 +19,13 @@ export interface AuditLogFilter {
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function whereOf(filter: AuditLogFilter): SQL | undefined {
   const actor = filter.actor?.trim();
   return and(
     actor
       ? uuidPattern.test(actor)
         ? eq(auditLogs.actorId, actor)
-        : ilike(auditLogs.actorEmail, likePattern(actor))
+        : ilike(auditLogs.actorEmail, likeContaining(actor))
       : undefined,
     filter.action ? eq(auditLogs.action, filter.action) : undefined,
     filter.targetType ? eq(auditLogs.targetType, filter.targetType) : undefined,

@@ -6,6 +6,7 @@ import { characters } from '../../db/schema/characters.js';
 import { containers } from '../../db/schema/inventory.js';
 import { itemInstances } from '../../db/schema/items.js';
 import { parties } from '../../db/schema/parties.js';
+import { escapeLike } from '../../lib/like-pattern.js';
 import { foldedRegex } from '../../lib/search-fold.js';
 
 export type CharacterRow = typeof characters.$inferSelect;
@@ -15,10 +16,6 @@ export interface CharacterView {
   partyName: string | null;
   playerName: string | null;
   primaryContainerId: string | null;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function viewQuery(db: Executor) {

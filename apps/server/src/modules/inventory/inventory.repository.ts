@@ -22,6 +22,7 @@ import { containers } from '../../db/schema/inventory.js';
 import { itemInstances, itemTemplates } from '../../db/schema/items.js';
 import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { statementName } from '../../db/statements.js';
+import { escapeLike } from '../../lib/like-pattern.js';
 import { foldedRegex } from '../../lib/search-fold.js';
 import { type LedgerEntry, ledgerRepository } from '../ledger/ledger.repository.js';
 import { hasCharacterInParty } from '../parties/parties.repository.js';
@@ -81,10 +82,6 @@ export interface ContainerUsage {
   slots: number;
   /** Exact up to MAX_REPORTED_SUM, that figure past it (a container may hold many of the dearest stacks). */
   valueCp: number;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /**

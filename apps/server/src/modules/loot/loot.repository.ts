@@ -43,10 +43,6 @@ export interface LootTemplateView {
   totalValueCp: number;
 }
 
-function _escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 const copperOf = (currency: SQL | typeof itemTemplates.currency) =>
   sql`case ${currency} when 'pp' then 1000 when 'gp' then 100 when 'ep' then 50 when 'sp' then 10 else 1 end`;
 

@@ -32,10 +32,6 @@ export interface PartyCounts {
   gmName: string | null;
 }
 
-function _escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 const memberCount = sql<number>`(select count(*)::int from ${partyMemberships} m where m.party_id = ${parties.id})`;
 const playerCount = sql<number>`(select count(*)::int from ${partyMemberships} m where m.party_id = ${parties.id} and m.role = 'player')`;
 const characterCount = sql<number>`(select count(*)::int from ${characters} c where c.party_id = ${parties.id})`;

@@ -9,6 +9,7 @@ import { parties, partyMemberships } from '../../db/schema/parties.js';
 import { shopTemplateItems } from '../../db/schema/shop-items.js';
 import { shopRequests } from '../../db/schema/shop-requests.js';
 import { shopInstances, shopTemplateRatings, shopTemplates } from '../../db/schema/shops.js';
+import { escapeLike } from '../../lib/like-pattern.js';
 import { compareNames, foldedRegex } from '../../lib/search-fold.js';
 import { hiddenFrom, readableBy, templateColumns } from '../items/items.repository.js';
 import { ledgerNewestFirst } from '../ledger/ledger.repository.js';
@@ -26,10 +27,6 @@ export interface ShopTemplateView {
   averageRating: number | null;
   ratingsCount: number;
   itemsCount: number;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 const ratingStats = sql<
