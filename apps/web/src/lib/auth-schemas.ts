@@ -4,5 +4,9 @@ import { z } from 'zod';
 
 export { authSessionSchema, authTokensSchema, meSchema, userSchema } from '@haversack/contracts';
 
-/** An answer that carries only a message (resend verification). */
+/**
+ * An answer that carries only a message (resend verification). Read through the loader's namespace
+ * (`schemas.messageSchema` in auth-api.ts), which knip does not follow.
+ * @public
+ */
 export const messageSchema = z.object({ message: z.string() });

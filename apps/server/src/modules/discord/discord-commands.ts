@@ -51,8 +51,6 @@ export const discordCommands = [
   },
 ] as const;
 
-export type DiscordCommandName = (typeof discordCommands)[number]['name'];
-
 /**
  * Registers (replaces) the global commands of the application with Discord: `npm run discord:register`.
  * `baseUrl` is https://discord.com unless overridden (tests point it at a local stand-in).

@@ -78,10 +78,6 @@ const lootActions = new Set([
   'loot_distributed',
 ]);
 
-export function isInventoryAction(action: string): boolean {
-  return inventoryActions.has(action) || action === 'inventory_updated';
-}
-
 export function isPresenceAction(action: string): boolean {
   return presenceActions.has(action);
 }

@@ -3,7 +3,6 @@ import {
   type ItemTemplateForm,
   type ItemTemplateUpdate,
   itemTemplateSchema,
-  itemTemplateTagSchema,
   type PageMeta,
   pageMetaSchema,
 } from '@haversack/contracts';
@@ -43,7 +42,6 @@ export const itemTemplateKeys = {
   mine: (filters: MyTemplateFilters) => [...itemTemplateKeys.all, 'mine', filters] as const,
   search: (filters: MarketplaceFilters) => [...itemTemplateKeys.all, 'search', filters] as const,
   detail: (id: string) => [...itemTemplateKeys.all, 'detail', id] as const,
-  tags: () => [...itemTemplateKeys.all, 'tags'] as const,
 };
 
 export interface TemplatePage {
@@ -119,16 +117,6 @@ export function itemTemplateQuery(id: string) {
         })
       ).data,
     retry: (failureCount, error) => failureCount < 1 && !(isApiError(error) && error.status < 500),
-  });
-}
-
-export function itemTemplateTagsQuery() {
-  return queryOptions({
-    queryKey: itemTemplateKeys.tags(),
-    queryFn: async ({ signal }) =>
-      (await apiRequest(`${API_V1}/item_templates/tags`, { schema: z.array(itemTemplateTagSchema), signal }))
-        .data,
-    staleTime: MARKETPLACE_STALE_MS,
   });
 }
 

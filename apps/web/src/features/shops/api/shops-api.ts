@@ -19,7 +19,6 @@ import {
   type ShopTemplateForm,
   type ShopTemplateUpdate,
   type ShopType,
-  shopContainerSchema,
   shopInstanceListSummarySchema,
   shopInstanceSchema,
   shopInstanceSummarySchema,
@@ -437,27 +436,6 @@ export function shopSalesQuery(shopId: string, page: number) {
         toast: false,
       });
       return { transactions: data.transactions, meta: metaOf(meta, data.transactions.length) };
-    },
-    staleTime: SHOP_INSTANCE_STALE_MS,
-  });
-}
-
-export function shopContainersQuery(shopId: string) {
-  return queryOptions({
-    queryKey: [...shopKeys.instance(shopId), 'containers'] as const,
-    queryFn: async ({ signal }) => {
-      try {
-        return (
-          await apiRequest(`${API_V1}/shop_instances/${shopId}/containers`, {
-            schema: z.array(shopContainerSchema),
-            signal,
-            toast: false,
-          })
-        ).data;
-      } catch {
-        // spec/02 §8: a failed containers fetch is an empty list.
-        return [];
-      }
     },
     staleTime: SHOP_INSTANCE_STALE_MS,
   });

@@ -8,9 +8,6 @@ import {
   checkoutResultSchema,
   checkoutSessionSchema,
   currentSubscriptionSchema,
-  INVENTORY_USAGE_GC_MS,
-  INVENTORY_USAGE_STALE_MS,
-  inventoryUsageSchema,
   patronageSchema,
   SUBSCRIPTION_GC_MS,
   SUBSCRIPTION_STALE_MS,
@@ -37,7 +34,6 @@ export const subscriptionKeys = {
   tiers: () => [...subscriptionKeys.all, 'tiers'] as const,
   account: () => [...subscriptionKeys.all, 'account'] as const,
   current: () => [...subscriptionKeys.account(), 'current'] as const,
-  inventoryUsage: () => [...subscriptionKeys.account(), 'usage', 'inventory'] as const,
   /** What the user's content uses of their plan (My Content's counts): a deployment or a removal moves it. */
   contentUsage: () => [...subscriptionKeys.account(), 'usage', 'content'] as const,
   /** The monthly inventory allowances where the user acts (check_limit), asked again after each change. */
@@ -129,22 +125,6 @@ export function checkoutSessionQueryOptions(sessionId: string) {
     },
     staleTime: SUBSCRIPTION_STALE_MS,
     gcTime: SUBSCRIPTION_GC_MS,
-  });
-}
-
-/** spec/01 §9: monthly inventory usage moves quickly, so it is fresh for 30 s only (inventory screens). */
-export function inventoryUsageQueryOptions() {
-  return queryOptions({
-    queryKey: subscriptionKeys.inventoryUsage(),
-    queryFn: async () => {
-      const { data } = await apiRequest(`${API_V1}/subscription/usage/inventory`, {
-        schema: inventoryUsageSchema,
-        toast: false,
-      });
-      return data;
-    },
-    staleTime: INVENTORY_USAGE_STALE_MS,
-    gcTime: INVENTORY_USAGE_GC_MS,
   });
 }
 
