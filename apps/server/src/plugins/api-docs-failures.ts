@@ -39,6 +39,8 @@ export interface RouteFailureFacts {
   errorShape?: ErrorShape | undefined;
   /** No API token may call it (plugins/api-token-access.ts): only a session's access token is offered. */
   sessionOnly?: boolean;
+  /** It answers 204 with no content, whatever its method (`config: { noContent: true }`). */
+  noContent?: boolean | undefined;
 }
 
 /** Statuses a request can meet whatever it asks: its input, its sign-in, its limits, the server. */
@@ -159,7 +161,8 @@ function plainTextFailures(answers: Record<string, unknown>): void {
 
 /**
  * Adds the failures to the document, and says what the routes without a response schema answer, for which
- * Fastify's generator writes "200 Default Response": a DELETE answers 204, a CSV export text/csv.
+ * Fastify's generator writes "200 Default Response": a DELETE answers 204 (and a route whose config says
+ * `noContent`), a CSV export text/csv.
  */
 export function describeFailures<T extends object>(generated: T, routes: RouteFailureFacts[]): T {
   const document = generated as OpenApiObject;
@@ -169,6 +172,11 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
   const sessionOnly = new Set(
     routes
       .filter((route) => route.sessionOnly)
+      .map((route) => `${route.method.toLowerCase()} ${openApiPath(route.url)}`),
+  );
+  const noContent = new Set(
+    routes
+      .filter((route) => route.noContent)
       .map((route) => `${route.method.toLowerCase()} ${openApiPath(route.url)}`),
   );
   const schemas: Record<string, unknown> = {};
@@ -194,7 +202,8 @@ export function describeFailures<T extends object>(generated: T, routes: RouteFa
     for (const [method, operation] of Object.entries(operations) as [Method, OpenApiOperation][]) {
       const answers = operation.responses ?? {};
       const plain = answers['200'] as { description?: string; content?: unknown } | undefined;
-      if (method === 'delete' && Object.keys(answers).length === 1 && plain && !plain.content) {
+      const answersNothing = method === 'delete' || noContent.has(`${method} ${path}`);
+      if (answersNothing && Object.keys(answers).length === 1 && plain && !plain.content) {
         delete answers['200'];
         answers['204'] = { description: 'Done; no content' };
       }

@@ -81,6 +81,15 @@ describe('the API documentation, made on its first request', () => {
     expect(register?.security).toEqual([]);
   });
 
+  it('documents as 204 the POSTs that answer no content (declining an invitation, closing an announcement)', async () => {
+    const doc = json<OpenApiDocument>(await ctx.app.inject({ url: '/api/docs/json' }));
+    for (const path of ['/api/v1/invitations/{invitationId}/decline', '/api/v1/announcements/{id}/dismiss']) {
+      const answers = Object.keys(doc.paths[path]?.post?.responses ?? {});
+      expect(answers, path).toContain('204');
+      expect(answers, path).not.toContain('200');
+    }
+  });
+
   it('declares Idempotency-Key where it is honoured, and the headers of rate limits and replays', async () => {
     type Parameter = { in: string; name: string; required?: boolean };
     type Answer = { headers?: Record<string, unknown>; $ref?: string };

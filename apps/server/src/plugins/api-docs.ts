@@ -203,6 +203,7 @@ async function documentationFor(
       errorShape: route.config?.errorShape,
       sessionOnly: isSessionOnlyRoute(method, route.url, route.config),
       idempotency: route.config?.idempotency,
+      noContent: route.config?.noContent,
     })),
   );
   await docs.register(swagger, {

@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The spec keys this route's failures carry beside the envelope (see `withErrorShape`). */
     errorShape?: ErrorShape;
+    /** It answers 204 with no content though it is no DELETE: the API document says so (api-docs-failures.ts). */
+    noContent?: boolean;
   }
 }
 

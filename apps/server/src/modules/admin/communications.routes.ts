@@ -41,6 +41,7 @@ export async function announcementsRoutes(
   r.post(
     '/announcements/:id/dismiss',
     {
+      config: { noContent: true },
       schema: {
         tags: ['announcements'],
         summary: 'Close an announcement for me (on every device)',

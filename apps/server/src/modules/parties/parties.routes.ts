@@ -338,7 +338,10 @@ export async function partiesRoutes(
   );
   r.post(
     '/invitations/:invitationId/decline',
-    { schema: { tags: ['invitations'], summary: 'Decline an invitation', params: invitationId } },
+    {
+      config: { noContent: true },
+      schema: { tags: ['invitations'], summary: 'Decline an invitation', params: invitationId },
+    },
     async (request, reply) => {
       await parties.declineInvitation(uid(request), request.params.invitationId);
       return reply.status(204).send();
