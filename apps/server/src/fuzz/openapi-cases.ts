@@ -69,6 +69,11 @@ export interface Samples {
   pathId(name: string, previousSegment: string): string;
   /** A value for a named field (body or query) whose schema alone is not enough, or undefined. */
   field(name: string, schema: OpenApiSchema): unknown;
+  /**
+   * The whole body of the valid request, when one built field by field cannot succeed: optional fields
+   * that exclude each other, ids that must belong together. Undefined: built from the schema.
+   */
+  body?(): unknown;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -373,7 +378,7 @@ function baseline(operation: Operation, samples: Samples): Parts {
     const value = sampleValue(parameter.schema ?? {}, parameter.name, samples);
     query[parameter.name] = queryForms(value) ?? [];
   }
-  const body = operation.body ? sampleValue(operation.body, '', samples) : undefined;
+  const body = operation.body ? (samples.body?.() ?? sampleValue(operation.body, '', samples)) : undefined;
   return { pathValues, query, body };
 }
 
