@@ -1,4 +1,4 @@
-import { inventoryMessages } from '@haversack/contracts';
+import { containerFormSchema, inventoryMessages } from '@haversack/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -51,6 +51,31 @@ describe('CreateContainerDialog (spec/02 §2)', () => {
       container: { name: 'Quiver', description: '', max_weight: 100, max_slots: 20 },
     });
     finish(success(buildContainer({ id: 'container-2', name: 'Quiver' }), 201));
+  });
+});
+
+describe('the length of what is typed', () => {
+  it('stops the name and the description at the server’s limits, not before', () => {
+    mockFetch(() => success(buildContainer()));
+    renderWithProviders(
+      <CreateContainerDialog
+        opened
+        owner={{ type: 'character', id: 'character-1' }}
+        onClose={() => undefined}
+      />,
+    );
+    const name = screen.getByRole('textbox', { name: /Container Name/ });
+    const description = screen.getByRole('textbox', { name: 'Description (optional)' });
+    expect(name).toHaveAttribute('maxlength');
+    expect(description).toHaveAttribute('maxlength');
+    // A name the field lets through is one the server keeps, and one character more is refused there.
+    const longest = (field: HTMLElement) => Number(field.getAttribute('maxlength'));
+    const accepts = (values: { name: string; description?: string }) =>
+      containerFormSchema.safeParse(values).success;
+    expect(accepts({ name: 'n'.repeat(longest(name)) })).toBe(true);
+    expect(accepts({ name: 'n'.repeat(longest(name) + 1) })).toBe(false);
+    expect(accepts({ name: 'Bag', description: 'd'.repeat(longest(description)) })).toBe(true);
+    expect(accepts({ name: 'Bag', description: 'd'.repeat(longest(description) + 1) })).toBe(false);
   });
 });
 

@@ -232,10 +232,16 @@ function ContainerDialog({
             label="Container Name"
             placeholder="e.g., Backpack, Belt Pouch, Chest"
             required
+            maxLength={100}
             data-autofocus
             {...form.getInputProps('name')}
           />
-          <Textarea label="Description (optional)" rows={2} {...form.getInputProps('description')} />
+          <Textarea
+            label="Description (optional)"
+            rows={2}
+            maxLength={2000}
+            {...form.getInputProps('description')}
+          />
           <Group grow align="flex-start">
             <NumberField
               label="Max Weight"
