@@ -1,4 +1,9 @@
-import { MAX_ITEM_VALUE, MAX_ITEM_WEIGHT, MAX_STACK_QUANTITY } from '@haversack/contracts';
+import {
+  itemTemplateFormSchema,
+  MAX_ITEM_VALUE,
+  MAX_ITEM_WEIGHT,
+  MAX_STACK_QUANTITY,
+} from '@haversack/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -72,6 +77,23 @@ describe('TemplateForm', () => {
       weight: MAX_ITEM_WEIGHT,
     });
   }, 30_000);
+});
+
+describe('TemplateForm: the length of what is typed', () => {
+  it('stops the name and the description at the server’s limits, not before', () => {
+    renderForm();
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    const description = screen.getByRole('textbox', { name: 'Description' });
+    expect(name).toHaveAttribute('maxlength');
+    expect(description).toHaveAttribute('maxlength');
+    const longest = (field: HTMLElement) => Number(field.getAttribute('maxlength'));
+    const accepts = (values: { name: string; description?: string }) =>
+      itemTemplateFormSchema.safeParse(values).success;
+    expect(accepts({ name: 'n'.repeat(longest(name)) })).toBe(true);
+    expect(accepts({ name: 'n'.repeat(longest(name) + 1) })).toBe(false);
+    expect(accepts({ name: 'Rope', description: 'd'.repeat(longest(description)) })).toBe(true);
+    expect(accepts({ name: 'Rope', description: 'd'.repeat(longest(description) + 1) })).toBe(false);
+  });
 });
 
 describe('TemplateForm: numbers it would otherwise change', () => {

@@ -202,7 +202,13 @@ export function TemplateForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <TextInput label="Name" required disabled={heldByOthers} {...form.getInputProps('name')} />
+        <TextInput
+          label="Name"
+          required
+          maxLength={200}
+          disabled={heldByOthers}
+          {...form.getInputProps('name')}
+        />
         {/* A description may run to 10,000 characters: past a dozen rows it scrolls inside its box. */}
         <Textarea
           label="Description"
@@ -210,6 +216,7 @@ export function TemplateForm({
           autosize
           minRows={3}
           maxRows={12}
+          maxLength={10_000}
           {...form.getInputProps('description')}
         />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
