@@ -1,4 +1,4 @@
-import { shopPricingNotes } from '@haversack/contracts';
+import { shopPricingNotes, shopTemplateFormSchema } from '@haversack/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -17,6 +17,28 @@ const routes = withUnsavedChangesGuard([
   { path: '/shops/templates/:id/edit', element: <ShopTemplateEditPage /> },
   { path: '/shops/templates/:id', element: <p>Template detail</p> },
 ]);
+
+describe('ShopTemplateForm: the length of what is typed', () => {
+  it('stops the name, description and shopkeeper at the server’s limits, not before', async () => {
+    mockFetch(() =>
+      success(buildShopTemplate({ id: 'st-1', name: 'Marta’s', is_system: false, is_owner: true })),
+    );
+    renderRoutes(routes, '/shops/templates/st-1/edit');
+    const fields = {
+      name: await screen.findByRole('textbox', { name: 'Shop name' }),
+      description: screen.getByRole('textbox', { name: 'Description' }),
+      owner: screen.getByRole('textbox', { name: 'Shopkeeper' }),
+    };
+    for (const [key, field] of Object.entries(fields)) {
+      expect(field).toHaveAttribute('maxlength');
+      const longest = Number(field.getAttribute('maxlength'));
+      const accepts = (length: number) =>
+        shopTemplateFormSchema.safeParse({ name: 'Marta’s', [key]: 'x'.repeat(length) }).success;
+      expect(accepts(longest), key).toBe(true);
+      expect(accepts(longest + 1), key).toBe(false);
+    }
+  });
+});
 
 describe('ShopTemplateForm and the general toasts (spec/01 §8)', { timeout: 30_000 }, () => {
   it('leaves untouched freely; blank, toasts the required fields; edited, asks before leaving', async () => {

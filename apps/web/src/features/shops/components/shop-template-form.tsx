@@ -153,8 +153,14 @@ export function ShopTemplateForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <TextInput label="Shop name" required {...form.getInputProps('name')} />
-        <Textarea label="Description" autosize minRows={3} {...form.getInputProps('description')} />
+        <TextInput label="Shop name" required maxLength={99} {...form.getInputProps('name')} />
+        <Textarea
+          label="Description"
+          autosize
+          minRows={3}
+          maxLength={5000}
+          {...form.getInputProps('description')}
+        />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <Select
             label="Shop type"
@@ -163,7 +169,12 @@ export function ShopTemplateForm({
             comboboxProps={{ withinPortal: true }}
             {...form.getInputProps('shop_type')}
           />
-          <TextInput label="Shopkeeper" placeholder="e.g., Old Marta" {...form.getInputProps('owner')} />
+          <TextInput
+            label="Shopkeeper"
+            placeholder="e.g., Old Marta"
+            maxLength={100}
+            {...form.getInputProps('owner')}
+          />
           <Select
             label="Location"
             placeholder="Choose or type a place"
