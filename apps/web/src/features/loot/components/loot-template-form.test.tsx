@@ -1,4 +1,4 @@
-import { lootMessages } from '@haversack/contracts';
+import { lootMessages, lootTemplateFormSchema } from '@haversack/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -33,6 +33,26 @@ const writes = (fetchMock: ReturnType<typeof mockFetch>) =>
   fetchMock.mock.calls.filter(
     ([url, init]) => String(url).includes('/loot_templates') && (init?.method ?? 'GET') !== 'GET',
   );
+
+describe('LootTemplateForm: the length of what is typed', () => {
+  // The name has no native limit: typed past it, it says the contract's words (the test below).
+  it('stops the description and source at the server’s limits, not before', async () => {
+    serve(() => success(buildLootTemplate(), 201));
+    renderRoutes(routes, '/loot/templates/new');
+    const fields = {
+      description: await screen.findByRole('textbox', { name: 'Description' }),
+      source: screen.getByRole('textbox', { name: /^Source\b(?! type)/ }),
+    };
+    for (const [key, field] of Object.entries(fields)) {
+      expect(field).toHaveAttribute('maxlength');
+      const longest = Number(field.getAttribute('maxlength'));
+      const accepts = (length: number) =>
+        lootTemplateFormSchema.safeParse({ name: 'Hoard', [key]: 'x'.repeat(length) }).success;
+      expect(accepts(longest), key).toBe(true);
+      expect(accepts(longest + 1), key).toBe(false);
+    }
+  });
+});
 
 // Typing into Mantine's inputs is slow under happy-dom on a busy machine.
 describe('LootTemplateForm', { timeout: 30_000 }, () => {

@@ -125,6 +125,7 @@ export function LootTemplateForm({
           placeholder="What the party finds, and how"
           autosize
           minRows={3}
+          maxLength={5000}
           {...form.getInputProps('description')}
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -139,6 +140,7 @@ export function LootTemplateForm({
             label="Source"
             description="Who or what carried it"
             placeholder="e.g., Goblin boss"
+            maxLength={100}
             {...form.getInputProps('source')}
           />
         </SimpleGrid>
