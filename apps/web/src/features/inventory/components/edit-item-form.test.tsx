@@ -82,3 +82,26 @@ describe('EditItemForm quantity', () => {
     expect(patchBodies(fetchMock)).toHaveLength(0);
   });
 });
+
+describe('EditItemForm sent twice fast', () => {
+  it('makes one change of a double Enter, not a second one refused as a conflict', async () => {
+    let finish: (response: Response) => void = () => undefined;
+    const fetchMock = mockFetch(
+      () =>
+        new Promise<Response>((resolve) => {
+          finish = resolve;
+        }),
+    );
+    renderWithProviders(<OpenForm />);
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' });
+    fireEvent.change(quantity, { target: { value: '3' } });
+    // Two submits in one task, before React draws the button busy (Enter pressed twice, a double tap).
+    const form = quantity.closest('form') as HTMLFormElement;
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    await waitFor(() => expect(patchBodies(fetchMock)).toHaveLength(1));
+    finish(success(buildItem({ ...potion, quantity: 3 })));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(patchBodies(fetchMock)).toHaveLength(1);
+  });
+});

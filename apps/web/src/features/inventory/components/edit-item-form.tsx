@@ -6,6 +6,7 @@ import { NumberField } from '../../../components/number-field';
 import { serverFieldErrors, useFocusFirstError } from '../../../lib/form-feedback';
 import { isApiError } from '../../../lib/http-client';
 import { quantityError, quantityFieldProps } from '../../../lib/quantity-field';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useUpdateItem } from '../hooks/use-inventory-actions';
 import { type UnsavedForm, useUnsavedForm } from '../hooks/use-unsaved-form';
 
@@ -34,6 +35,7 @@ export function EditItemForm({
   onCancel?: () => void;
 }) {
   const update = useUpdateItem(item);
+  const once = useSingleFlight();
   const [typedOver, setTypedOver] = useState(item.quantity);
   const latestQuantity = useRef(item.quantity);
   latestQuantity.current = item.quantity;
@@ -61,22 +63,25 @@ export function EditItemForm({
   return (
     <form
       onSubmit={form.onSubmit((values) =>
-        update.mutate(
-          {
-            ...(values.name.trim() !== item.name ? { name: values.name.trim() } : {}),
-            ...(Number(values.quantity) !== typedOver
-              ? { quantity: Number(values.quantity), expected_quantity: typedOver }
-              : {}),
-          },
-          {
-            onSuccess: onDone,
-            onError: (error) => {
-              const errors = serverFieldErrors(error, ['name', 'quantity'], 'item_instance.');
-              if (errors) form.setErrors(errors);
-              // Refused because the stack changed: the number it holds now is the one to type over.
-              if (isApiError(error) && error.code === 'CONFLICT') setTypedOver(latestQuantity.current);
+        // One change at a time: a second Enter before the first answer would be refused as a conflict.
+        once(() =>
+          update.mutateAsync(
+            {
+              ...(values.name.trim() !== item.name ? { name: values.name.trim() } : {}),
+              ...(Number(values.quantity) !== typedOver
+                ? { quantity: Number(values.quantity), expected_quantity: typedOver }
+                : {}),
             },
-          },
+            {
+              onSuccess: onDone,
+              onError: (error) => {
+                const errors = serverFieldErrors(error, ['name', 'quantity'], 'item_instance.');
+                if (errors) form.setErrors(errors);
+                // Refused because the stack changed: the number it holds now is the one to type over.
+                if (isApiError(error) && error.code === 'CONFLICT') setTypedOver(latestQuantity.current);
+              },
+            },
+          ),
         ),
       )}
     >
