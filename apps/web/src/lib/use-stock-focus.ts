@@ -23,6 +23,7 @@ export function useStockFocus<List extends HTMLElement = HTMLDivElement>(
   const list = useRef<List>(null);
   const focused = useRef<{ key: string; index: number; slot: string } | null>(null);
   const wasOpen = useRef(tradeOpen);
+  const props = useRef(new Map<string, TradeButtonFocus>());
 
   useLayoutEffect(() => {
     const closed = wasOpen.current && !tradeOpen;
@@ -46,15 +47,25 @@ export function useStockFocus<List extends HTMLElement = HTMLDivElement>(
      * Props of the button of the row `key` at `index`. A row with several buttons names each by a `slot`
      * ('take', 'claim'): focus then comes back to the same one, in this row or the one that took its place.
      */
-    tradeButton: (key: string, index: number, slot = ''): TradeButtonFocus => ({
-      ref: (button: HTMLButtonElement | null) => {
-        if (button) buttons.current.set(buttonId(key, slot), button);
-        else buttons.current.delete(buttonId(key, slot));
-      },
-      onFocus: () => {
-        focused.current = { key, index, slot };
-      },
-    }),
+    tradeButton: (key: string, index: number, slot = ''): TradeButtonFocus => {
+      // The same props for the same button on every render: a memoised row (a shop's or a loot's 100
+      // lines) is then not drawn again when a dialog opens, and React does not detach and attach each
+      // button's ref on every render.
+      const id = `${buttonId(key, slot)}\n${index}`;
+      const kept = props.current.get(id);
+      if (kept) return kept;
+      const made: TradeButtonFocus = {
+        ref: (button: HTMLButtonElement | null) => {
+          if (button) buttons.current.set(buttonId(key, slot), button);
+          else buttons.current.delete(buttonId(key, slot));
+        },
+        onFocus: () => {
+          focused.current = { key, index, slot };
+        },
+      };
+      props.current.set(id, made);
+      return made;
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { formatCopper, type LootInstance } from '@haversack/contracts';
 import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
-import { useId } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { formatCount } from '../../../lib/format';
 import { type TradeButtonFocus, useStockFocus } from '../../../lib/use-stock-focus';
 import type { ActionScope } from '../../inventory/api/allowance-api';
@@ -40,7 +40,8 @@ export function LootInstanceItems({
   takeOpen: boolean;
   onPick: (pick: LootPick) => void;
 }) {
-  const lines = lootLines(loot.container.item_instances);
+  // Kept while the loot is the same: its rows (memoised) are not drawn again when the take dialog opens.
+  const lines = useMemo(() => lootLines(loot.container.item_instances), [loot.container.item_instances]);
   const refusalId = useId();
   const refused = canTake && allowanceSpent !== null;
   const focus = useStockFocus(
@@ -110,7 +111,7 @@ function lineLabel(lines: readonly LootLine[], index: number): string {
   return `${line.item.name}, ${namesakes.indexOf(line) + 1} of ${namesakes.length}`;
 }
 
-function LootItemRow({
+const LootItemRow = memo(function LootItemRow({
   line,
   label,
   canTake,
@@ -191,4 +192,4 @@ function LootItemRow({
       </Group>
     </Paper>
   );
-}
+});
