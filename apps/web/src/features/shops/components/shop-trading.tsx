@@ -25,7 +25,7 @@ import {
 } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { memo, useCallback, useId, useMemo, useRef } from 'react';
 import { ErrorPanel } from '../../../components/error-panel';
 import { RefreshFailedNote } from '../../../components/refresh-failed-note';
 import { failedWithNothingToShow } from '../../../lib/load-failed';
@@ -224,7 +224,7 @@ export function ShopStockList({
   allowanceSpent?: ActionScope | null;
   onBuy: (offer: TradeOffer) => void;
 }) {
-  const stock = shelfLines(shop.container.item_instances);
+  const stock = useMemo(() => shelfLines(shop.container.item_instances), [shop.container.item_instances]);
   const blocked = tradeBlocker(shop, trader);
   const spent = useSpentTrade(allowanceSpent, blocked);
   const pricing = usePriceDialog();
@@ -232,6 +232,36 @@ export function ShopStockList({
     stock.map((line) => line.key),
     tradeOpen || pricing.opened,
   );
+  // The rows are memoised: their Buy and Set price answer through these, the same on every render, which
+  // read this render's shop, trader and allowance; opening a dialog then draws no row again.
+  const latest = useRef({ stock, buy: (_line: ShelfLine) => {}, setPrice: (_line: ShelfLine) => {} });
+  latest.current = {
+    stock,
+    buy: ({ key, item, inStock }) => {
+      if (spent.refusalId || !trader.container || !trader.characterId) return;
+      onBuy({
+        side: 'buy',
+        shopId: shop.id,
+        shopName: shop.name,
+        itemId: item.id,
+        shelf: key,
+        name: item.name,
+        max: inStock,
+        unitCp: item.buy_price_cp,
+        characterId: trader.characterId,
+        containerId: trader.container.id,
+      });
+    },
+    setPrice: (line) => pricing.open(line),
+  };
+  const buyOf = useCallback((key: string) => {
+    const line = latest.current.stock.find((l) => l.key === key);
+    if (line) latest.current.buy(line);
+  }, []);
+  const setPriceOf = useCallback((key: string) => {
+    const line = latest.current.stock.find((l) => l.key === key);
+    if (line) latest.current.setPrice(line);
+  }, []);
   if (stock.length === 0) {
     return (
       <Center py="xl" data-testid="shop-stock-empty" ref={focus.list} tabIndex={-1}>
@@ -249,29 +279,16 @@ export function ShopStockList({
           return (
             <li key={key}>
               <StockRow
+                shelfKey={key}
                 item={item}
                 inStock={inStock}
                 canManage={shop.can_manage}
                 tradeButton={focus.tradeButton(key, index)}
                 priceButton={focus.tradeButton(key, index, 'price')}
-                onSetPrice={() => pricing.open(line)}
+                onSetPrice={setPriceOf}
                 disabled={blocked !== null || item.quantity < 1}
                 refusalId={spent.refusalId}
-                onBuy={() => {
-                  if (spent.refusalId || !trader.container || !trader.characterId) return;
-                  onBuy({
-                    side: 'buy',
-                    shopId: shop.id,
-                    shopName: shop.name,
-                    itemId: item.id,
-                    shelf: key,
-                    name: item.name,
-                    max: inStock,
-                    unitCp: item.buy_price_cp,
-                    characterId: trader.characterId,
-                    containerId: trader.container.id,
-                  });
-                }}
+                onBuy={buyOf}
               />
             </li>
           );
@@ -294,7 +311,8 @@ export function UnpricedLineNote({ canManage }: { canManage: boolean }) {
   );
 }
 
-function StockRow({
+const StockRow = memo(function StockRow({
+  shelfKey,
   item,
   inStock,
   canManage,
@@ -315,8 +333,10 @@ function StockRow({
   disabled: boolean;
   /** Why Buy is refused though in place (a used-up allowance): the id of the line that says it. */
   refusalId: string | null;
-  onBuy: () => void;
-  onSetPrice: () => void;
+  /** The row's line of the shelf, which `onBuy` and `onSetPrice` are told. */
+  shelfKey: string;
+  onBuy: (key: string) => void;
+  onSetPrice: (key: string) => void;
 }) {
   return (
     <Paper withBorder p="xs" data-testid="shop-stock-item" data-item-name={item.name}>
@@ -344,7 +364,7 @@ function StockRow({
               size="sm"
               {...tradeButton}
               {...refusedButtonProps(refusalId)}
-              onClick={onBuy}
+              onClick={() => onBuy(shelfKey)}
               disabled={disabled}
               aria-label={`Buy ${item.name}`}
             >
@@ -352,13 +372,13 @@ function StockRow({
             </Button>
           )}
           {canManage ? (
-            <SetPriceButton item={item} size="sm" focus={priceButton} onClick={onSetPrice} />
+            <SetPriceButton item={item} size="sm" focus={priceButton} onClick={() => onSetPrice(shelfKey)} />
           ) : null}
         </Group>
       </Group>
     </Paper>
   );
-}
+});
 
 /** My items, each with what this shop pays for it; coins are money, not wares. */
 export function SellList({
